@@ -1,0 +1,656 @@
+//! The board: stones, side to move, move history, and an incrementally kept picture of
+//! every shape on it.
+//!
+//! Per square and direction the board keeps a *line key* (the ten squares around it on
+//! that line, see [`crate::pattern`]). A move changes the keys of the up to forty squares
+//! that see it; for each of those that is empty, one table lookup gives its new shape on
+//! that line for both colours, a second its threat class, a third its evaluation value.
+//! Counts of threat classes per colour make questions such as "can the opponent make five
+//! next move?" O(1).
+//!
+//! `make`/`unmake` keep everything exact; `check_invariants` recomputes it all from
+//! scratch and is run after every `make`/`unmake` in debug builds.
+
+use crate::pattern::{self, slot, unpack4, Pat, Tables, Threat};
+use crate::types::{cell, Color, Pos, Rule, CELLS, DIR_OFFSETS, MAX_SIZE, MIN_SIZE, STRIDE};
+use std::fmt;
+
+/// One entry of the move history.
+#[derive(Copy, Clone, Debug)]
+pub struct Played {
+    pub pos: Pos,
+    pub color: Color,
+    /// Whether this move completed a winning five for its colour.
+    pub won: bool,
+    /// Bounding box of the stones before this move (x0, y0, x1, y1), or `None` if empty.
+    bbox: Option<(u8, u8, u8, u8)>,
+}
+
+/// Zobrist keys: fixed seed, so hashes are the same on every run.
+struct Zobrist {
+    stone: [Vec<u64>; 2],
+    side: u64,
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+fn zobrist() -> &'static Zobrist {
+    static Z: std::sync::OnceLock<Zobrist> = std::sync::OnceLock::new();
+    Z.get_or_init(|| {
+        let mut s = 0x5EED_F1FE_F01D_2026u64;
+        let black = (0..CELLS).map(|_| splitmix(&mut s)).collect();
+        let white = (0..CELLS).map(|_| splitmix(&mut s)).collect();
+        Zobrist { stone: [black, white], side: splitmix(&mut s) }
+    })
+}
+
+/// A Gomoku board with incremental shape information.
+#[derive(Clone)]
+pub struct Board {
+    width: usize,
+    height: usize,
+    rule: Rule,
+    tables: &'static Tables,
+    cells: Vec<u8>,
+    keys: Vec<[u32; 4]>,
+    /// Per square and colour: the four line shapes, four bits each.
+    pats: Vec<[u16; 2]>,
+    /// Per square and colour: the threat class (valid for empty squares).
+    threat: Vec<[u8; 2]>,
+    /// Per colour, how many empty squares have each threat class.
+    counts: [[u16; Threat::COUNT]; 2],
+    /// Per colour, the sum of the evaluation values of all empty squares.
+    value_sum: [i32; 2],
+    /// Number of stones in the 5x5 square around each square.
+    near: Vec<u8>,
+    zobrist: u64,
+    side: Color,
+    history: Vec<Played>,
+    bbox: Option<(u8, u8, u8, u8)>,
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{}", self.to_diagram())
+    }
+}
+
+impl Board {
+    /// A new empty board. Sizes outside 5..=32 are an error.
+    pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board, String> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            return Err(format!("board size {width}x{height} is outside {MIN_SIZE}..{MAX_SIZE}"));
+        }
+        let tables = pattern::tables(rule);
+        let mut b = Board {
+            width,
+            height,
+            rule,
+            tables,
+            cells: vec![cell::WALL; CELLS],
+            keys: vec![[0; 4]; CELLS],
+            pats: vec![[0; 2]; CELLS],
+            threat: vec![[0; 2]; CELLS],
+            counts: [[0; Threat::COUNT]; 2],
+            value_sum: [0; 2],
+            near: vec![0; CELLS],
+            zobrist: 0,
+            side: Color::Black,
+            history: Vec::with_capacity(width * height),
+            bbox: None,
+        };
+        for y in 0..height {
+            for x in 0..width {
+                b.cells[Pos::new(x, y).idx()] = cell::EMPTY;
+            }
+        }
+        let (keys, pats, threat, counts, value_sum) = b.recompute();
+        b.keys = keys;
+        b.pats = pats;
+        b.threat = threat;
+        b.counts = counts;
+        b.value_sum = value_sum;
+        Ok(b)
+    }
+
+    /// A square board.
+    pub fn square(size: usize, rule: Rule) -> Result<Board, String> {
+        Board::new(size, size, rule)
+    }
+
+    #[inline]
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    #[inline]
+    pub fn height(&self) -> usize {
+        self.height
+    }
+    #[inline]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+    /// Sets the side to move (for positions set up from a diagram or a BOARD command).
+    pub fn set_side_to_move(&mut self, c: Color) {
+        self.side = c;
+    }
+    #[inline]
+    pub fn move_count(&self) -> usize {
+        self.history.len()
+    }
+    #[inline]
+    pub fn history(&self) -> &[Played] {
+        &self.history
+    }
+    #[inline]
+    pub fn last_move(&self) -> Option<Pos> {
+        self.history.last().map(|m| m.pos)
+    }
+    /// Whether the last move made five.
+    #[inline]
+    pub fn last_move_won(&self) -> bool {
+        self.history.last().is_some_and(|m| m.won)
+    }
+    /// The winner, if the last move made five.
+    pub fn winner(&self) -> Option<Color> {
+        self.history.last().filter(|m| m.won).map(|m| m.color)
+    }
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.history.len() == self.width * self.height
+    }
+    /// Hash of the stones and the side to move.
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        match self.side {
+            Color::Black => self.zobrist,
+            Color::White => self.zobrist ^ zobrist().side,
+        }
+    }
+    #[inline]
+    pub fn contains(&self, x: i64, y: i64) -> bool {
+        x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height
+    }
+    /// The square at `x,y`, if on the board.
+    pub fn pos(&self, x: i64, y: i64) -> Option<Pos> {
+        self.contains(x, y).then(|| Pos::new(x as usize, y as usize))
+    }
+    /// Raw cell code at a square (see [`cell`]).
+    #[inline]
+    pub fn cell(&self, p: Pos) -> u8 {
+        self.cells[p.idx()]
+    }
+    #[inline]
+    pub fn is_empty(&self, p: Pos) -> bool {
+        self.cells[p.idx()] == cell::EMPTY
+    }
+    /// The stone at a square, if any.
+    pub fn stone(&self, p: Pos) -> Option<Color> {
+        match self.cells[p.idx()] {
+            cell::BLACK => Some(Color::Black),
+            cell::WHITE => Some(Color::White),
+            _ => None,
+        }
+    }
+    /// Threat class of an empty square for a colour. For renju black, `DoubleThree` may
+    /// or may not be forbidden: see [`crate::rules::is_forbidden`].
+    #[inline]
+    pub fn threat(&self, p: Pos, c: Color) -> Threat {
+        Threat::from_u8(self.threat[p.idx()][c.index()])
+    }
+    /// The shape a colour would make at an empty square on line `d`.
+    #[inline]
+    pub fn pat(&self, p: Pos, c: Color, d: usize) -> Pat {
+        Pat::from_u8(((self.pats[p.idx()][c.index()] >> (4 * d)) & 15) as u8)
+    }
+    /// The four line shapes of a colour at a square.
+    #[inline]
+    pub fn pats(&self, p: Pos, c: Color) -> [Pat; 4] {
+        unpack4(self.pats[p.idx()][c.index()])
+    }
+    /// Line key of a square on direction `d`.
+    #[inline]
+    pub fn key(&self, p: Pos, d: usize) -> u32 {
+        self.keys[p.idx()][d]
+    }
+    #[inline]
+    pub fn tables(&self) -> &'static Tables {
+        self.tables
+    }
+    /// How many empty squares have threat class `t` for colour `c`.
+    #[inline]
+    pub fn count(&self, c: Color, t: Threat) -> u16 {
+        self.counts[c.index()][t as usize]
+    }
+    /// How many empty squares have a threat class of at least `t` (and below Forbidden).
+    pub fn count_at_least(&self, c: Color, t: Threat) -> u32 {
+        (t as usize..Threat::Forbidden as usize).map(|i| self.counts[c.index()][i] as u32).sum()
+    }
+    /// Sum of the evaluation values of all empty squares for a colour.
+    #[inline]
+    pub fn value_sum(&self, c: Color) -> i32 {
+        self.value_sum[c.index()]
+    }
+    /// Number of stones in the 5x5 square around `p`.
+    #[inline]
+    pub fn near(&self, p: Pos) -> u8 {
+        self.near[p.idx()]
+    }
+    /// Bounding box of the stones (x0, y0, x1, y1).
+    pub fn bbox(&self) -> Option<(usize, usize, usize, usize)> {
+        self.bbox.map(|(a, b, c, d)| (a as usize, b as usize, c as usize, d as usize))
+    }
+    /// Every square of the board, row by row.
+    pub fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Pos::new(x, y)))
+    }
+    /// Empty squares within distance `margin` of the stones' bounding box (clipped to the board).
+    pub fn area(&self, margin: usize) -> impl Iterator<Item = Pos> + '_ {
+        let (x0, y0, x1, y1) = match self.bbox {
+            Some((a, b, c, d)) => (
+                (a as usize).saturating_sub(margin),
+                (b as usize).saturating_sub(margin),
+                (c as usize + margin).min(self.width - 1),
+                (d as usize + margin).min(self.height - 1),
+            ),
+            None => (1, 1, 0, 0),
+        };
+        (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| Pos::new(x, y)))
+    }
+    /// The square in the middle of the board.
+    pub fn center(&self) -> Pos {
+        Pos::new(self.width / 2, self.height / 2)
+    }
+
+    /// Plays a stone of the side to move. The square must be empty and on the board.
+    #[inline]
+    pub fn make(&mut self, p: Pos) {
+        let c = self.side;
+        self.make_color(p, c);
+    }
+
+    /// Plays a stone of colour `c`; the opponent of `c` is to move next.
+    pub fn make_color(&mut self, p: Pos, c: Color) {
+        let i = p.idx();
+        debug_assert_eq!(self.cells[i], cell::EMPTY, "make on a non-empty square {p:?}");
+        let won = self.threat[i][c.index()] == Threat::Five as u8;
+        self.history.push(Played { pos: p, color: c, won, bbox: self.bbox });
+        self.uncount(i);
+        self.cells[i] = c.cell();
+        self.zobrist ^= zobrist().stone[c.index()][i];
+        self.bump_near(i, true);
+        let code = c.cell() as u32;
+        for d in 0..4 {
+            let off = DIR_OFFSETS[d];
+            for k in 1..=5isize {
+                let q = (i as isize - off * k) as usize;
+                self.keys[q][d] |= code << (2 * slot(k));
+                if self.cells[q] == cell::EMPTY {
+                    self.refresh(q, d);
+                }
+                let q = (i as isize + off * k) as usize;
+                self.keys[q][d] |= code << (2 * slot(-k));
+                if self.cells[q] == cell::EMPTY {
+                    self.refresh(q, d);
+                }
+            }
+        }
+        if self.rule == Rule::Caro {
+            self.caro_far_refresh(i);
+        }
+        let (x, y) = (p.x() as u8, p.y() as u8);
+        self.bbox = Some(match self.bbox {
+            None => (x, y, x, y),
+            Some((a, b, cc, d)) => (a.min(x), b.min(y), cc.max(x), d.max(y)),
+        });
+        self.side = c.opp();
+        #[cfg(debug_assertions)]
+        self.assert_invariants();
+    }
+
+    /// Takes back the last move. Does nothing on an empty history.
+    pub fn unmake(&mut self) {
+        let Some(m) = self.history.pop() else { return };
+        let i = m.pos.idx();
+        let c = m.color;
+        self.cells[i] = cell::EMPTY;
+        self.zobrist ^= zobrist().stone[c.index()][i];
+        self.bump_near(i, false);
+        let mask = !3u32;
+        for d in 0..4 {
+            let off = DIR_OFFSETS[d];
+            for k in 1..=5isize {
+                let q = (i as isize - off * k) as usize;
+                self.keys[q][d] &= mask.rotate_left(2 * slot(k));
+                if self.cells[q] == cell::EMPTY {
+                    self.refresh(q, d);
+                }
+                let q = (i as isize + off * k) as usize;
+                self.keys[q][d] &= mask.rotate_left(2 * slot(-k));
+                if self.cells[q] == cell::EMPTY {
+                    self.refresh(q, d);
+                }
+            }
+        }
+        // The square's own keys were kept while it was occupied; rebuild its shapes.
+        let t = self.tables;
+        let mut pb = 0u16;
+        let mut pw = 0u16;
+        for d in 0..4 {
+            let lp = self.line_pats(i, d);
+            pb |= (lp & 15) << (4 * d);
+            pw |= (lp >> 4) << (4 * d);
+        }
+        self.pats[i] = [pb, pw];
+        self.threat[i] = [t.threat[0][pb as usize], t.threat[1][pw as usize]];
+        self.recount(i);
+        if self.rule == Rule::Caro {
+            self.caro_far_refresh(i);
+        }
+        self.bbox = m.bbox;
+        self.side = c;
+        #[cfg(debug_assertions)]
+        self.assert_invariants();
+    }
+
+    /// Removes an empty square's threat classes and values from the totals.
+    #[inline]
+    fn uncount(&mut self, i: usize) {
+        for c in 0..2 {
+            let t = self.threat[i][c] as usize;
+            self.counts[c][t] -= 1;
+            self.value_sum[c] -= self.tables.value[c][self.pats[i][c] as usize] as i32;
+        }
+    }
+
+    /// Adds an empty square's threat classes and values to the totals.
+    #[inline]
+    fn recount(&mut self, i: usize) {
+        for c in 0..2 {
+            let t = self.threat[i][c] as usize;
+            self.counts[c][t] += 1;
+            self.value_sum[c] += self.tables.value[c][self.pats[i][c] as usize] as i32;
+        }
+    }
+
+    /// Both colours' shapes at square `i` on line `d` (black in the low nibble).
+    ///
+    /// The table sees five squares each way. Under caro with overlines winning, a run of
+    /// six or more reaching the edge of that window may be blocked by a stone the table
+    /// cannot see; such rare fives are checked by scanning the line itself.
+    #[inline]
+    fn line_pats(&self, i: usize, d: usize) -> u16 {
+        self.line_pats_for(i, d, self.keys[i][d])
+    }
+
+    #[inline]
+    fn line_pats_for(&self, i: usize, d: usize, key: u32) -> u16 {
+        let lp = self.tables.line[key as usize];
+        if self.rule == Rule::Caro {
+            let five = Pat::Five as u8;
+            let mut out = lp;
+            if lp & 15 == five && self.caro_run_blocked(i, d, Color::Black) {
+                out &= 0xF0;
+            }
+            if lp >> 4 == five && self.caro_run_blocked(i, d, Color::White) {
+                out &= 0x0F;
+            }
+            return out as u16;
+        }
+        lp as u16
+    }
+
+    /// Whether a stone of `c` at `i` would make a run on line `d` blocked at both ends by
+    /// the opponent.
+    fn caro_run_blocked(&self, i: usize, d: usize, c: Color) -> bool {
+        let off = DIR_OFFSETS[d];
+        let end = |dir: isize| {
+            let mut q = i as isize + off * dir;
+            while self.cells[q as usize] == c.cell() {
+                q += off * dir;
+            }
+            self.cells[q as usize]
+        };
+        end(1) == c.opp().cell() && end(-1) == c.opp().cell()
+    }
+
+    /// Caro with overlines winning: a stone at `i` can end a run of five or more whose far
+    /// end is beyond the squares a line key sees; the empty square there may have gained or
+    /// lost a five, so it is refreshed too.
+    fn caro_far_refresh(&mut self, i: usize) {
+        for d in 0..4 {
+            let off = DIR_OFFSETS[d];
+            for dir in [-1isize, 1] {
+                let mut q = i as isize + off * dir;
+                let col = self.cells[q as usize];
+                if col != cell::BLACK && col != cell::WHITE {
+                    continue;
+                }
+                let mut n = 0;
+                while self.cells[q as usize] == col {
+                    q += off * dir;
+                    n += 1;
+                }
+                if n >= 5 && self.cells[q as usize] == cell::EMPTY {
+                    self.refresh(q as usize, d);
+                }
+            }
+        }
+    }
+
+    /// Recomputes the shape of empty square `i` on line `d` after its key changed.
+    #[inline]
+    fn refresh(&mut self, i: usize, d: usize) {
+        let t = self.tables;
+        let lp = self.line_pats(i, d);
+        let shift = 4 * d;
+        let mask = !(15u16 << shift);
+        let nb = (self.pats[i][0] & mask) | ((lp & 15) << shift);
+        let nw = (self.pats[i][1] & mask) | ((lp >> 4) << shift);
+        self.uncount(i);
+        self.pats[i] = [nb, nw];
+        self.threat[i] = [t.threat[0][nb as usize], t.threat[1][nw as usize]];
+        self.recount(i);
+    }
+
+    fn bump_near(&mut self, i: usize, add: bool) {
+        for dy in -2isize..=2 {
+            let row = i as isize + dy * STRIDE as isize;
+            for dx in -2isize..=2 {
+                let q = (row + dx) as usize;
+                if add {
+                    self.near[q] += 1;
+                } else {
+                    self.near[q] -= 1;
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn recompute(
+        &self,
+    ) -> (Vec<[u32; 4]>, Vec<[u16; 2]>, Vec<[u8; 2]>, [[u16; Threat::COUNT]; 2], [i32; 2]) {
+        let t = self.tables;
+        let mut keys = vec![[0u32; 4]; CELLS];
+        let mut pats = vec![[0u16; 2]; CELLS];
+        let mut threat = vec![[0u8; 2]; CELLS];
+        let mut counts = [[0u16; Threat::COUNT]; 2];
+        let mut value_sum = [0i32; 2];
+        for p in self.squares() {
+            let i = p.idx();
+            for d in 0..4 {
+                let mut key = 0u32;
+                for k in -5isize..=5 {
+                    if k == 0 {
+                        continue;
+                    }
+                    let q = (i as isize + DIR_OFFSETS[d] * k) as usize;
+                    key |= (self.cells[q] as u32) << (2 * slot(k));
+                }
+                keys[i][d] = key;
+                let lp = self.line_pats_for(i, d, key);
+                pats[i][0] |= (lp & 15) << (4 * d);
+                pats[i][1] |= (lp >> 4) << (4 * d);
+            }
+            threat[i] = [t.threat[0][pats[i][0] as usize], t.threat[1][pats[i][1] as usize]];
+            if self.cells[i] == cell::EMPTY {
+                for c in 0..2 {
+                    counts[c][threat[i][c] as usize] += 1;
+                    value_sum[c] += t.value[c][pats[i][c] as usize] as i32;
+                }
+            }
+        }
+        (keys, pats, threat, counts, value_sum)
+    }
+
+    /// Recomputes every incremental field from scratch and compares.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let (keys, pats, threat, counts, value_sum) = self.recompute();
+        for p in self.squares() {
+            let i = p.idx();
+            if keys[i] != self.keys[i] {
+                return Err(format!("line keys differ at {p:?}"));
+            }
+            if self.cells[i] == cell::EMPTY {
+                if pats[i] != self.pats[i] {
+                    return Err(format!("shapes differ at {p:?}"));
+                }
+                if threat[i] != self.threat[i] {
+                    return Err(format!("threat classes differ at {p:?}"));
+                }
+            }
+            let mut n = 0;
+            for dy in -2i64..=2 {
+                for dx in -2i64..=2 {
+                    let (x, y) = (p.x() as i64 + dx, p.y() as i64 + dy);
+                    if self.contains(x, y) && self.cells[Pos::new(x as usize, y as usize).idx()] != cell::EMPTY {
+                        n += 1;
+                    }
+                }
+            }
+            if n != self.near[i] {
+                return Err(format!("near count differs at {p:?}"));
+            }
+        }
+        if counts != self.counts {
+            return Err("threat counts differ".into());
+        }
+        if value_sum != self.value_sum {
+            return Err(format!("value sums differ: {:?} vs {:?}", value_sum, self.value_sum));
+        }
+        let mut z = 0u64;
+        let mut stones = 0;
+        for p in self.squares() {
+            if let Some(c) = self.stone(p) {
+                z ^= zobrist().stone[c.index()][p.idx()];
+                stones += 1;
+            }
+        }
+        if z != self.zobrist {
+            return Err("zobrist key differs".into());
+        }
+        if stones != self.history.len() {
+            return Err("stone count differs from history".into());
+        }
+        let mut bbox: Option<(u8, u8, u8, u8)> = None;
+        for m in &self.history {
+            let (x, y) = (m.pos.x() as u8, m.pos.y() as u8);
+            bbox = Some(match bbox {
+                None => (x, y, x, y),
+                Some((a, b, c, d)) => (a.min(x), b.min(y), c.max(x), d.max(y)),
+            });
+        }
+        if bbox != self.bbox {
+            return Err("bounding box differs".into());
+        }
+        Ok(())
+    }
+
+    #[cfg(debug_assertions)]
+    fn assert_invariants(&self) {
+        if let Err(e) = self.check_invariants() {
+            panic!("board invariant broken: {e}\n{}", self.to_diagram());
+        }
+    }
+
+    /// The board as a diagram: `X` black, `O` white, `.` empty, one row per line.
+    pub fn to_diagram(&self) -> String {
+        let mut s = String::new();
+        for y in 0..self.height {
+            for x in 0..self.width {
+                if x > 0 {
+                    s.push(' ');
+                }
+                s.push(match self.stone(Pos::new(x, y)) {
+                    Some(Color::Black) => 'X',
+                    Some(Color::White) => 'O',
+                    None => '.',
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Builds a position from a diagram: one row per line, `X`/`x` black, `O`/`o` white,
+    /// `.` or `+` empty; spaces, and row or column labels made of digits, are ignored; a line
+    /// with no cells is skipped. All rows must have the same number of cells. The side
+    /// to move is black when both have as many stones, white when black has one more,
+    /// otherwise whoever has fewer. Stones are placed in reading order, so fives already on
+    /// the diagram are not detected as wins.
+    pub fn from_diagram(text: &str, rule: Rule) -> Result<Board, String> {
+        let mut rows: Vec<Vec<u8>> = Vec::new();
+        for line in text.lines() {
+            let row: Vec<u8> = line
+                .chars()
+                .filter_map(|c| match c {
+                    'X' | 'x' => Some(cell::BLACK),
+                    'O' | 'o' => Some(cell::WHITE),
+                    '.' | '+' => Some(cell::EMPTY),
+                    _ => None,
+                })
+                .collect();
+            if !row.is_empty() {
+                rows.push(row);
+            }
+        }
+        let h = rows.len();
+        let w = rows.first().map_or(0, |r| r.len());
+        if rows.iter().any(|r| r.len() != w) {
+            return Err("diagram rows have different lengths".into());
+        }
+        let mut b = Board::new(w, h, rule)?;
+        let (mut nb, mut nw) = (0, 0);
+        for (y, row) in rows.iter().enumerate() {
+            for (x, &c) in row.iter().enumerate() {
+                match c {
+                    cell::BLACK => {
+                        b.make_color(Pos::new(x, y), Color::Black);
+                        nb += 1;
+                    }
+                    cell::WHITE => {
+                        b.make_color(Pos::new(x, y), Color::White);
+                        nw += 1;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for m in &mut b.history {
+            m.won = false;
+        }
+        b.side = if nb == nw || nb < nw { Color::Black } else { Color::White };
+        Ok(b)
+    }
+}
