@@ -3,11 +3,17 @@
 //! The library holds everything; the `pbrain-fivefold` binary is a thin front end.
 //! See `ARCHITECTURE.md`-style notes in each module's documentation.
 
+pub mod bench;
 pub mod board;
+pub mod engine;
 pub mod eval;
+pub mod movegen;
 pub mod notation;
 pub mod pattern;
 pub mod rules;
+pub mod search;
+pub mod time;
+pub mod tt;
 pub mod types;
 
 pub use board::Board;

@@ -1,0 +1,137 @@
+//! Time management: how long to think about one move.
+//!
+//! Pure functions of the protocol's clock settings and the position; the clock itself
+//! is read by the caller. The manager gives a *soft* target (iterative deepening stops
+//! starting new iterations once it is spent, scaled by how stable the best move is) and a
+//! *hard* limit that the search never passes; both already leave a safety margin for
+//! process start-up, I/O and the manager's own overhead.
+
+use std::time::Duration;
+
+/// Clock settings as the protocol gives them, in milliseconds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// `INFO timeout_turn`: limit per move; `0` means "answer at once".
+    pub turn_ms: u64,
+    /// `INFO timeout_match`: limit for the whole game; `0` means no limit.
+    pub match_ms: u64,
+    /// `INFO time_left`: what is left of the match limit, if the manager sent it.
+    pub left_ms: Option<u64>,
+}
+
+impl Default for Clock {
+    fn default() -> Clock {
+        // Piskvork's defaults when nothing is sent.
+        Clock { turn_ms: 5_000, match_ms: 0, left_ms: None }
+    }
+}
+
+/// The time to spend on one move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Target: stop deepening after this, scaled by stability (see [`scale_soft`]).
+    pub soft: Duration,
+    /// Never think longer than this.
+    pub hard: Duration,
+}
+
+/// Fixed reserve for reading input, writing the answer and process scheduling (ms).
+pub const RESERVE_MS: u64 = 30;
+
+/// Time for one move given the clock and the number of empty squares left
+/// (the game cannot last longer than that).
+pub fn budget(clock: &Clock, empty_squares: usize) -> Budget {
+    // Per-move cap: the turn limit minus a reserve that grows with the limit
+    // (3%, at least RESERVE_MS).
+    let turn_cap = if clock.turn_ms == 0 {
+        0
+    } else {
+        clock.turn_ms.saturating_sub(RESERVE_MS.max(clock.turn_ms * 3 / 100))
+    };
+    let mut hard = turn_cap;
+    let mut soft = turn_cap;
+    // Match clock: what is left, or the whole match if the manager sent no time_left.
+    let left = match (clock.left_ms, clock.match_ms) {
+        (Some(l), _) => Some(l),
+        (None, 0) => None,
+        (None, m) => Some(m),
+    };
+    if let Some(left) = left {
+        // Keep a reserve for the rest of the game and plan for many more moves:
+        // Gomoku games rarely outlast ~60 own moves, but the board may allow fewer.
+        let usable = left.saturating_sub(RESERVE_MS + left / 50);
+        let moves_to_go = ((empty_squares as u64) / 2).clamp(8, 30);
+        let share = usable / moves_to_go;
+        // Allow one move to take up to a quarter of what is usable when it needs to.
+        let cap = usable / 4;
+        soft = soft.min(share);
+        hard = hard.min(cap.max(share));
+    }
+    // Target a fraction of the hard limit: deepening one more ply costs several times
+    // the last one, so starting one near the limit rarely finishes.
+    soft = soft.min(hard).min(hard * 6 / 10 + 1);
+    Budget { soft: Duration::from_millis(soft), hard: Duration::from_millis(hard) }
+}
+
+/// Scales the soft target by how the search is going: `stable_iterations` is how many
+/// completed depths in a row kept the same best move, `score_drop` how much the score
+/// fell since the previous depth (positive = worse). Returns the target to compare the
+/// elapsed time with (never above `hard`).
+pub fn scale_soft(b: &Budget, stable_iterations: u32, score_drop: i32) -> Duration {
+    let mut f = match stable_iterations {
+        0 => 1.4,
+        1 => 1.1,
+        2 => 0.9,
+        3 => 0.7,
+        _ => 0.5,
+    };
+    if score_drop > 30 {
+        f *= 1.5;
+    }
+    if score_drop > 100 {
+        f *= 1.3;
+    }
+    b.soft.mul_f64(f).min(b.hard)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(d: Duration) -> u64 {
+        d.as_millis() as u64
+    }
+
+    #[test]
+    fn per_move_only() {
+        let b = budget(&Clock { turn_ms: 1000, match_ms: 0, left_ms: None }, 200);
+        assert!(ms(b.hard) <= 1000 - RESERVE_MS && ms(b.hard) >= 900);
+        assert!(b.soft <= b.hard);
+    }
+
+    #[test]
+    fn instant_answer() {
+        let b = budget(&Clock { turn_ms: 0, match_ms: 0, left_ms: None }, 200);
+        assert_eq!(ms(b.hard), 0);
+    }
+
+    #[test]
+    fn match_clock_is_shared_over_the_game() {
+        let b = budget(&Clock { turn_ms: 30_000, match_ms: 60_000, left_ms: Some(60_000) }, 225);
+        assert!(ms(b.soft) <= 60_000 / 8);
+        assert!(ms(b.hard) <= 60_000 / 4);
+        // Nearly out of time: tiny but never past what is left.
+        let b = budget(&Clock { turn_ms: 30_000, match_ms: 60_000, left_ms: Some(100) }, 100);
+        assert!(ms(b.hard) < 100);
+        let b = budget(&Clock { turn_ms: 30_000, match_ms: 60_000, left_ms: Some(10) }, 100);
+        assert_eq!(ms(b.hard), 0);
+    }
+
+    #[test]
+    fn stability_scales_target() {
+        let b = Budget { soft: Duration::from_millis(1000), hard: Duration::from_millis(2000) };
+        assert!(scale_soft(&b, 5, 0) < scale_soft(&b, 0, 0));
+        assert!(scale_soft(&b, 0, 200) <= b.hard);
+        assert!(scale_soft(&b, 1, 200) > scale_soft(&b, 1, 0));
+    }
+}
