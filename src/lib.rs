@@ -5,11 +5,13 @@
 
 pub mod bench;
 pub mod board;
+pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod pattern;
+pub mod record;
 pub mod rules;
 pub mod search;
 pub mod time;
