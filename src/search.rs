@@ -405,7 +405,8 @@ impl Searcher {
             let killers = self.killers[ply];
             for m in moves.iter_mut() {
                 if m.pos == tt_move {
-                    m.score = i32::MAX;
+                    m.score = 1 << 30;
+                    continue;
                 } else if m.pos == killers[0] {
                     m.score += 3000;
                 } else if m.pos == killers[1] {
