@@ -65,8 +65,11 @@ pub struct Board {
     threat: Vec<[u8; 2]>,
     /// Per colour, how many empty squares have each threat class.
     counts: [[u16; Threat::COUNT]; 2],
-    /// Per colour, the sum of the evaluation values of all empty squares.
-    value_sum: [i32; 2],
+    /// Per square and colour: the evaluation values as attacker and as defender
+    /// (valid for empty squares).
+    vals: Vec<[[i16; 2]; 2]>,
+    /// Per colour and role, the sum of the evaluation values of all empty squares.
+    value_sum: [[i32; 2]; 2],
     /// Number of stones in the 5x5 square around each square.
     near: Vec<u8>,
     zobrist: u64,
@@ -98,7 +101,8 @@ impl Board {
             pats: vec![[0; 2]; CELLS],
             threat: vec![[0; 2]; CELLS],
             counts: [[0; Threat::COUNT]; 2],
-            value_sum: [0; 2],
+            vals: vec![[[0; 2]; 2]; CELLS],
+            value_sum: [[0; 2]; 2],
             near: vec![0; CELLS],
             zobrist: 0,
             side: Color::Black,
@@ -116,6 +120,10 @@ impl Board {
         b.threat = threat;
         b.counts = counts;
         b.value_sum = value_sum;
+        for p in b.squares().collect::<Vec<_>>() {
+            let i = p.idx();
+            b.vals[i] = [b.tables.value[0][b.pats[i][0] as usize], b.tables.value[1][b.pats[i][1] as usize]];
+        }
         Ok(b)
     }
 
@@ -218,6 +226,18 @@ impl Board {
     pub fn pats(&self, p: Pos, c: Color) -> [Pat; 4] {
         unpack4(self.pats[p.idx()][c.index()])
     }
+    /// The four line shapes of a colour at a square, packed four bits each (the index
+    /// of the rule tables' per-square arrays).
+    #[inline]
+    pub fn pats_code(&self, p: Pos, c: Color) -> usize {
+        self.pats[p.idx()][c.index()] as usize
+    }
+    /// The evaluation value of an empty square for a colour, as the side to move
+    /// (`role` 0) or as the other side (`role` 1).
+    #[inline]
+    pub fn square_value(&self, p: Pos, c: Color, role: usize) -> i32 {
+        self.vals[p.idx()][c.index()][role] as i32
+    }
     /// Line key of a square on direction `d`.
     #[inline]
     pub fn key(&self, p: Pos, d: usize) -> u32 {
@@ -236,10 +256,11 @@ impl Board {
     pub fn count_at_least(&self, c: Color, t: Threat) -> u32 {
         (t as usize..Threat::Forbidden as usize).map(|i| self.counts[c.index()][i] as u32).sum()
     }
-    /// Sum of the evaluation values of all empty squares for a colour.
+    /// Sum of the evaluation values of all empty squares for a colour, as the side to
+    /// move (`role` 0) or as the other side (`role` 1).
     #[inline]
-    pub fn value_sum(&self, c: Color) -> i32 {
-        self.value_sum[c.index()]
+    pub fn value_sum(&self, c: Color, role: usize) -> i32 {
+        self.value_sum[c.index()][role]
     }
     /// Number of stones in the 5x5 square around `p`.
     #[inline]
@@ -254,9 +275,11 @@ impl Board {
     pub fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
         (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Pos::new(x, y)))
     }
-    /// Empty squares within distance `margin` of the stones' bounding box (clipped to the board).
-    pub fn area(&self, margin: usize) -> impl Iterator<Item = Pos> + '_ {
-        let (x0, y0, x1, y1) = match self.bbox {
+    /// The rectangle (x0, y0, x1, y1) within `margin` of the stones' bounding box,
+    /// clipped to the board; empty (x0 > x1) when there are no stones.
+    #[inline]
+    pub fn area_rect(&self, margin: usize) -> (usize, usize, usize, usize) {
+        match self.bbox {
             Some((a, b, c, d)) => (
                 (a as usize).saturating_sub(margin),
                 (b as usize).saturating_sub(margin),
@@ -264,7 +287,11 @@ impl Board {
                 (d as usize + margin).min(self.height - 1),
             ),
             None => (1, 1, 0, 0),
-        };
+        }
+    }
+    /// Squares within distance `margin` of the stones' bounding box (clipped to the board).
+    pub fn area(&self, margin: usize) -> impl Iterator<Item = Pos> + '_ {
+        let (x0, y0, x1, y1) = self.area_rect(margin);
         (y0..=y1).flat_map(move |y| (x0..=x1).map(move |x| Pos::new(x, y)))
     }
     /// The square in the middle of the board.
@@ -353,6 +380,7 @@ impl Board {
         }
         self.pats[i] = [pb, pw];
         self.threat[i] = [t.threat[0][pb as usize], t.threat[1][pw as usize]];
+        self.vals[i] = [t.value[0][pb as usize], t.value[1][pw as usize]];
         self.recount(i);
         if self.rule == Rule::Caro {
             self.caro_far_refresh(i);
@@ -369,7 +397,8 @@ impl Board {
         for c in 0..2 {
             let t = self.threat[i][c] as usize;
             self.counts[c][t] -= 1;
-            self.value_sum[c] -= self.tables.value[c][self.pats[i][c] as usize] as i32;
+            self.value_sum[c][0] -= self.vals[i][c][0] as i32;
+            self.value_sum[c][1] -= self.vals[i][c][1] as i32;
         }
     }
 
@@ -379,7 +408,8 @@ impl Board {
         for c in 0..2 {
             let t = self.threat[i][c] as usize;
             self.counts[c][t] += 1;
-            self.value_sum[c] += self.tables.value[c][self.pats[i][c] as usize] as i32;
+            self.value_sum[c][0] += self.vals[i][c][0] as i32;
+            self.value_sum[c][1] += self.vals[i][c][1] as i32;
         }
     }
 
@@ -455,12 +485,26 @@ impl Board {
         let lp = self.line_pats(i, d);
         let shift = 4 * d;
         let mask = !(15u16 << shift);
-        let nb = (self.pats[i][0] & mask) | ((lp & 15) << shift);
-        let nw = (self.pats[i][1] & mask) | ((lp >> 4) << shift);
-        self.uncount(i);
-        self.pats[i] = [nb, nw];
-        self.threat[i] = [t.threat[0][nb as usize], t.threat[1][nw as usize]];
-        self.recount(i);
+        for c in 0..2 {
+            let old = self.pats[i][c];
+            let new = (old & mask) | (((lp >> (4 * c)) & 15) << shift);
+            if new == old {
+                continue;
+            }
+            self.pats[i][c] = new;
+            let ot = self.threat[i][c];
+            let nt = t.threat[c][new as usize];
+            if ot != nt {
+                self.counts[c][ot as usize] -= 1;
+                self.counts[c][nt as usize] += 1;
+                self.threat[i][c] = nt;
+            }
+            let nv = t.value[c][new as usize];
+            let ov = self.vals[i][c];
+            self.value_sum[c][0] += nv[0] as i32 - ov[0] as i32;
+            self.value_sum[c][1] += nv[1] as i32 - ov[1] as i32;
+            self.vals[i][c] = nv;
+        }
     }
 
     fn bump_near(&mut self, i: usize, add: bool) {
@@ -480,13 +524,13 @@ impl Board {
     #[allow(clippy::type_complexity)]
     fn recompute(
         &self,
-    ) -> (Vec<[u32; 4]>, Vec<[u16; 2]>, Vec<[u8; 2]>, [[u16; Threat::COUNT]; 2], [i32; 2]) {
+    ) -> (Vec<[u32; 4]>, Vec<[u16; 2]>, Vec<[u8; 2]>, [[u16; Threat::COUNT]; 2], [[i32; 2]; 2]) {
         let t = self.tables;
         let mut keys = vec![[0u32; 4]; CELLS];
         let mut pats = vec![[0u16; 2]; CELLS];
         let mut threat = vec![[0u8; 2]; CELLS];
         let mut counts = [[0u16; Threat::COUNT]; 2];
-        let mut value_sum = [0i32; 2];
+        let mut value_sum = [[0i32; 2]; 2];
         for p in self.squares() {
             let i = p.idx();
             for d in 0..4 {
@@ -507,7 +551,9 @@ impl Board {
             if self.cells[i] == cell::EMPTY {
                 for c in 0..2 {
                     counts[c][threat[i][c] as usize] += 1;
-                    value_sum[c] += t.value[c][pats[i][c] as usize] as i32;
+                    let v = t.value[c][pats[i][c] as usize];
+                    value_sum[c][0] += v[0] as i32;
+                    value_sum[c][1] += v[1] as i32;
                 }
             }
         }
@@ -528,6 +574,10 @@ impl Board {
                 }
                 if threat[i] != self.threat[i] {
                     return Err(format!("threat classes differ at {p:?}"));
+                }
+                let v = [self.tables.value[0][pats[i][0] as usize], self.tables.value[1][pats[i][1] as usize]];
+                if v != self.vals[i] {
+                    return Err(format!("square values differ at {p:?}"));
                 }
             }
             let mut n = 0;

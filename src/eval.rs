@@ -1,58 +1,91 @@
 //! Static evaluation from the board's incrementally kept shape values.
 //!
-//! Every empty square carries, for each colour, a value computed once per rule from its
-//! four line shapes and its combined threat class ([`square_value`]); the board keeps the
-//! sums up to date on every move. The evaluation is the side to move's sum minus the
-//! opponent's, so it needs no scan of the board.
+//! Every empty square carries, for each colour, two values computed once per rule from
+//! its four line shapes and its combined threat class ([`square_value`]): one for when
+//! that colour is to move (its threats are the next move's), one for when it is not
+//! (its threats must still be answered). The board keeps the sums up to date on every
+//! move, so the evaluation is two subtractions:
+//!
+//! `eval = Σ value(side to move, as mover) − Σ value(opponent, as waiting side)`.
+//!
+//! The weights are fitted by `pbrain-fivefold tune` (logistic regression of self-play
+//! results against these same features, see [`crate::tune`]).
 
 use crate::board::Board;
 use crate::pattern::{Pat, Threat};
-use crate::types::Score;
+use crate::types::{Color, Score};
 
-/// Weight of a single line shape, indexed by [`Pat`].
-pub const LINE_WEIGHT: [i16; Pat::COUNT] = [
-    0,   // None
-    2,   // Two
-    6,   // OpenTwo
-    8,   // Three
-    24,  // OpenThree
-    26,  // Four
-    100, // OpenFour
-    100, // DoubleFour
-    300, // Five
-    0,   // Overline
+/// Number of features per colour: one per line shape and one per threat class.
+pub const FEATURES: usize = Pat::COUNT + Threat::COUNT;
+
+/// Weights per role (0 = side to move, 1 = the other side): first the line shapes,
+/// indexed by [`Pat`], then the threat classes, indexed by [`Threat`].
+pub const WEIGHTS: [[i16; FEATURES]; 2] = [
+    [
+        // line shapes: None Two OpenTwo Three OpenThree Four OpenFour DoubleFour Five Overline
+        0, 2, 6, 8, 24, 26, 100, 100, 300, 0,
+        // threats: None OpenTwo Three DoubleTwo ThreeTwo OpenThree OpenThreeTwo DoubleThree
+        //          Four FourTwo FourThree OpenFour Five Forbidden
+        0, 0, 0, 8, 8, 0, 16, 60, 0, 20, 120, 250, 400, 0,
+    ],
+    [
+        0, 2, 6, 8, 24, 26, 100, 100, 300, 0, //
+        0, 0, 0, 8, 8, 0, 16, 60, 0, 20, 120, 250, 400, 0,
+    ],
 ];
 
-/// Extra weight of a square's combined threat class, indexed by [`Threat`].
-pub const THREAT_WEIGHT: [i16; Threat::COUNT] = [
-    0,   // None
-    0,   // OpenTwo
-    0,   // Three
-    8,   // DoubleTwo
-    8,   // ThreeTwo
-    0,   // OpenThree
-    16,  // OpenThreeTwo
-    60,  // DoubleThree
-    0,   // Four
-    20,  // FourTwo
-    120, // FourThree
-    250, // OpenFour
-    400, // Five
-    0,   // Forbidden
-];
-
-/// Value of an empty square for one colour, from its line shapes and threat class.
-pub fn square_value(pats: [Pat; 4], threat: Threat) -> i16 {
+/// Value of an empty square for one colour in `role` (0 = to move, 1 = waiting), from
+/// its line shapes and threat class.
+pub fn square_value(pats: [Pat; 4], threat: Threat, role: usize) -> i16 {
     if threat == Threat::Forbidden {
         return 0;
     }
-    let lines: i16 = pats.iter().map(|&p| LINE_WEIGHT[p as usize]).sum();
-    lines + THREAT_WEIGHT[threat as usize]
+    let w = &WEIGHTS[role];
+    let lines: i32 = pats.iter().map(|&p| w[p as usize] as i32).sum();
+    (lines + w[Pat::COUNT + threat as usize] as i32).clamp(i16::MIN as i32, i16::MAX as i32) as i16
 }
 
 /// Static score of the position for the side to move.
 #[inline]
 pub fn evaluate(b: &Board) -> Score {
     let me = b.side_to_move();
-    b.value_sum(me) - b.value_sum(me.opp())
+    b.value_sum(me, 0) - b.value_sum(me.opp(), 1)
+}
+
+/// The feature counts of one colour: how many (square, line) pairs have each shape and
+/// how many squares have each threat class, over the empty squares. The evaluation is
+/// linear in these: `eval = W[0]·features(me) − W[1]·features(opp)`.
+pub fn features(b: &Board, c: Color) -> [f32; FEATURES] {
+    let mut f = [0f32; FEATURES];
+    for p in b.squares() {
+        if !b.is_empty(p) {
+            continue;
+        }
+        let t = b.threat(p, c);
+        if t == Threat::Forbidden {
+            continue;
+        }
+        for pat in b.pats(p, c) {
+            f[pat as usize] += 1.0;
+        }
+        f[Pat::COUNT + t as usize] += 1.0;
+    }
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Rule;
+
+    #[test]
+    fn evaluation_is_linear_in_the_features() {
+        let b = crate::bench::position(&crate::bench::POSITIONS[2]);
+        let me = b.side_to_move();
+        let (fm, fo) = (features(&b, me), features(&b, me.opp()));
+        let lin: f32 = (0..FEATURES).map(|k| WEIGHTS[0][k] as f32 * fm[k] - WEIGHTS[1][k] as f32 * fo[k]).sum();
+        assert_eq!(lin as i32, evaluate(&b));
+        let empty = Board::square(15, Rule::Freestyle).unwrap();
+        assert_eq!(evaluate(&empty), 0);
+    }
 }

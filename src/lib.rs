@@ -14,6 +14,7 @@ pub mod pattern;
 pub mod record;
 pub mod rules;
 pub mod search;
+pub mod selfplay;
 pub mod time;
 pub mod tt;
 pub mod types;

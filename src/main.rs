@@ -26,6 +26,13 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("selfplay") => match fivefold::selfplay::run(&args[2..]) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e:#}");
+                ExitCode::from(2)
+            }
+        },
         _ => ExitCode::SUCCESS,
     }
 }

@@ -44,18 +44,11 @@ const DEFEND: [i32; Threat::COUNT] = [0, 40, 50, 90, 110, 300, 350, 700, 200, 30
 /// Ordering score of a square from both colours' shapes.
 #[inline]
 pub fn order_score(b: &Board, p: Pos, me: Color) -> i32 {
-    let t = b.tables();
     let mine = b.threat(p, me);
     let theirs = b.threat(p, me.opp());
-    let vm = t.value[me.index()][pats_code(b, p, me)] as i32;
-    let vo = t.value[me.opp().index()][pats_code(b, p, me.opp())] as i32;
+    let vm = b.square_value(p, me, 0);
+    let vo = b.square_value(p, me.opp(), 1);
     ATTACK[mine as usize] + DEFEND[theirs as usize] + vm + vo * 3 / 4
-}
-
-#[inline]
-fn pats_code(b: &Board, p: Pos, c: Color) -> usize {
-    let pats = b.pats(p, c);
-    pats.iter().enumerate().fold(0usize, |acc, (d, &pt)| acc | (pt as usize) << (4 * d))
 }
 
 /// Whether `p` is a legal move for colour `c` (renju black: not a foul).
@@ -85,8 +78,21 @@ pub fn squares_with(b: &Board, c: Color, t: Threat, out: &mut Vec<Pos>) {
     }
 }
 
-/// Generates the moves of the side to move into `out`, sorted best first.
+/// Generates the moves of the side to move into `out`, sorted best first. When the
+/// position is lost (no block, no defence), every legal move near the stones is
+/// generated instead, so a player always has something to play.
 pub fn generate(b: &mut Board, out: &mut Vec<ScoredMove>) -> Situation {
+    let s = generate_unsorted(b, out);
+    if out.is_empty() && s != Situation::Quiet {
+        quiet_moves(b, out);
+    }
+    sort(out);
+    s
+}
+
+/// Like [`generate`] but leaves the moves unsorted: the search picks them in order
+/// with [`pick_best`], since most nodes cut off after a few moves.
+pub fn generate_unsorted(b: &mut Board, out: &mut Vec<ScoredMove>) -> Situation {
     out.clear();
     let me = b.side_to_move();
     let opp = me.opp();
@@ -115,14 +121,27 @@ pub fn generate(b: &mut Board, out: &mut Vec<ScoredMove>) -> Situation {
         sort(out);
         return Situation::DefendThree;
     }
-    let squares: Vec<Pos> = b.area(2).filter(|&p| b.is_empty(p) && b.near(p) > 0).collect();
-    for p in squares {
-        if legal_for(b, p, me) {
+    quiet_moves(b, out);
+    Situation::Quiet
+}
+
+/// Every legal empty square within two of a stone.
+fn quiet_moves(b: &mut Board, out: &mut Vec<ScoredMove>) {
+    let me = b.side_to_move();
+    let (x0, y0, x1, y1) = b.area_rect(2);
+    let renju_black = me == Color::Black && b.rule() == Rule::Renju;
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            let p = Pos::new(x, y);
+            if !b.is_empty(p) || b.near(p) == 0 {
+                continue;
+            }
+            if renju_black && !legal_for(b, p, me) {
+                continue;
+            }
             out.push(ScoredMove { pos: p, score: order_score(b, p, me) });
         }
     }
-    sort(out);
-    Situation::Quiet
 }
 
 /// The opponent has squares where it would make an open four (or a double four).
@@ -172,6 +191,19 @@ fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
         }
         out.push(ScoredMove { pos: p, score: order_score(b, p, me) });
     }
+}
+
+/// Moves the best of `moves[i..]` (highest score, then lowest square index) to `i`.
+#[inline]
+pub fn pick_best(moves: &mut [ScoredMove], i: usize) {
+    let mut best = i;
+    for j in i + 1..moves.len() {
+        let (a, b) = (moves[j], moves[best]);
+        if a.score > b.score || (a.score == b.score && a.pos < b.pos) {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
 }
 
 /// Sorts by score, best first; equal scores by square index.

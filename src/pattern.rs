@@ -402,9 +402,9 @@ pub struct Tables {
     pub line: Vec<u8>,
     /// Per colour: packed four shapes → threat class.
     pub threat: [Vec<u8>; 2],
-    /// Per colour: packed four shapes → evaluation value of the square
-    /// ([`crate::eval::square_value`]).
-    pub value: [Vec<i16>; 2],
+    /// Per colour: packed four shapes → evaluation values of the square for the side
+    /// to move and for the other side ([`crate::eval::square_value`]).
+    pub value: [Vec<[i16; 2]>; 2],
 }
 
 impl Tables {
@@ -436,9 +436,12 @@ impl Tables {
             (0..65536u32).map(|p| combine(unpack4(p as u16), renju_black) as u8).collect()
         };
         let threat = [mk(rule == Rule::Renju), mk(false)];
-        let val = |c: usize| -> Vec<i16> {
+        let val = |c: usize| -> Vec<[i16; 2]> {
             (0..65536usize)
-                .map(|p| crate::eval::square_value(unpack4(p as u16), Threat::from_u8(threat[c][p])))
+                .map(|p| {
+                    let (pats, t) = (unpack4(p as u16), Threat::from_u8(threat[c][p]));
+                    [crate::eval::square_value(pats, t, 0), crate::eval::square_value(pats, t, 1)]
+                })
                 .collect()
         };
         let value = [val(0), val(1)];

@@ -391,7 +391,7 @@ impl Searcher {
         }
 
         let mut moves = std::mem::take(&mut self.buffers[ply]);
-        let situation = movegen::generate(b, &mut moves);
+        let situation = movegen::generate_unsorted(b, &mut moves);
         if moves.is_empty() {
             self.buffers[ply] = moves;
             return match situation {
@@ -414,9 +414,8 @@ impl Searcher {
                 }
                 m.score += self.history[m.pos.idx()][me.index()] / 16;
             }
-            movegen::sort(&mut moves);
-        } else if let Some(i) = moves.iter().position(|m| m.pos == tt_move) {
-            moves[..=i].rotate_right(1);
+        } else if let Some(m) = moves.iter_mut().find(|m| m.pos == tt_move) {
+            m.score = 1 << 30;
         }
 
         // A forced reply does not use up depth.
@@ -425,6 +424,7 @@ impl Searcher {
         let mut best = -INF;
         let mut best_move = Pos::NONE;
         for i in 0..moves.len() {
+            movegen::pick_best(&mut moves, i);
             let m = moves[i];
             let my_threat = b.threat(m.pos, me);
             let their_threat = b.threat(m.pos, opp);

@@ -1,0 +1,195 @@
+//! Tactics: the engine must find the obvious and the forced, under a short time limit.
+
+use fivefold::search::{search_position, Limits};
+use fivefold::time::Budget;
+use fivefold::types::{is_mate, Pos, MATE_BOUND};
+use fivefold::{Board, Rule};
+use std::time::Duration;
+
+fn think(diagram: &str, rule: Rule) -> (Pos, i32) {
+    let b = Board::from_diagram(diagram, rule).unwrap();
+    let limits = Limits {
+        budget: Some(Budget { soft: Duration::from_millis(300), hard: Duration::from_millis(1500) }),
+        ..Limits::default()
+    };
+    let r = search_position(&b, &limits, 16);
+    (r.best, r.score)
+}
+
+fn sq(x: usize, y: usize) -> Pos {
+    Pos::new(x, y)
+}
+
+#[test]
+fn wins_in_one() {
+    let (m, s) = think(
+        "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . O O O O . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . X X X X . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . O . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        ",
+        Rule::Freestyle,
+    );
+    // Black to move (4 v 5 stones... black has 4, white 5: black to move) wins at once.
+    assert!(m == sq(4, 7) || m == sq(9, 7), "played {m:?}");
+    assert!(s >= MATE_BOUND);
+}
+
+#[test]
+fn blocks_the_four() {
+    let (m, _) = think(
+        "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X . . . . . . . .
+        . . . . . O X . . . . . . . .
+        . . . . . . X O . . . . . . .
+        . . . . . . X . . . . . . . .
+        . . . . . . O . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        ",
+        Rule::Freestyle,
+    );
+    // White to move must block at g4 (6,3).
+    assert_eq!(m, sq(6, 3));
+}
+
+#[test]
+fn makes_the_open_four() {
+    let (m, s) = think(
+        "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . O . . O . . . . . .
+        . . . . . X X X . . . . . . .
+        . . . . . . O . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        ",
+        Rule::Freestyle,
+    );
+    // Black's open three becomes an open four on either side: a forced win.
+    assert!(m == sq(4, 7) || m == sq(8, 7), "played {m:?}");
+    assert!(s >= MATE_BOUND, "score {s}");
+}
+
+#[test]
+fn stops_the_open_three() {
+    let (m, s) = think(
+        "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . O O O . . . . . . .
+        . . . . . . . . X . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        ",
+        Rule::Freestyle,
+    );
+    // Black to move (2 v 3): white threatens an open four on row 8; black must take an end.
+    assert!(m == sq(4, 7) || m == sq(8, 7), "played {m:?}");
+    assert!(!is_mate(s) || s > 0, "score {s}");
+}
+
+#[test]
+fn finds_the_four_three() {
+    let (m, s) = think(
+        "
+        . O . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . O . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . X X . . O . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . O . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . O . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        ",
+        Rule::Freestyle,
+    );
+    // h7 (7,8) makes a four on the column (blocked above) and an open three on the row.
+    assert_eq!(m, sq(7, 8), "score {s}");
+    assert!(s >= MATE_BOUND, "score {s}");
+}
+
+#[test]
+fn renju_black_never_plays_a_foul() {
+    // The double-three square e5 (4,4) would be black's most attractive move; it is forbidden.
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . X . . . . . . . . . .
+        . . . . X . . . . . . . . . .
+        . . X X . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . O . . . . . . . .
+        . . . . . . . O . . . . . . .
+        . . . . . . . . O . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        ",
+        Rule::Renju,
+    )
+    .unwrap();
+    let mut b = b;
+    b.set_side_to_move(fivefold::Color::Black);
+    let r = search_position(&b, &Limits { max_depth: Some(4), ..Limits::default() }, 16);
+    assert_ne!(r.best, sq(4, 4));
+    assert!(!fivefold::rules::is_forbidden(&mut b, r.best));
+}
+
+#[test]
+fn fixed_depth_search_is_deterministic() {
+    let b = fivefold::bench::position(&fivefold::bench::POSITIONS[1]);
+    let l = Limits { max_depth: Some(5), ..Limits::default() };
+    let a = search_position(&b, &l, 16);
+    let c = search_position(&b, &l, 16);
+    assert_eq!((a.nodes, a.best, a.score), (c.nodes, c.best, c.score));
+}
