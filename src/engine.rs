@@ -5,8 +5,16 @@
 use crate::board::Board;
 use crate::search::{Info, Limits, SearchResult, Searcher};
 use crate::tt::Tt;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// Most search threads the engine runs.
+pub const MAX_THREADS: usize = 256;
+
+/// Default number of threads: every core the machine reports, at most 64.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(64)
+}
 
 /// Default table size when the manager gives no memory limit.
 pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
@@ -15,6 +23,8 @@ pub struct Engine {
     tt: Arc<Tt>,
     stop: Arc<AtomicBool>,
     searcher: Searcher,
+    /// Helper threads' searchers (lazy SMP), kept between moves for their statistics.
+    helpers: Vec<Searcher>,
     threads: usize,
 }
 
@@ -30,7 +40,7 @@ impl Engine {
         let tt = Arc::new(Tt::new(hash_bytes));
         let stop = Arc::new(AtomicBool::new(false));
         let searcher = Searcher::new(tt.clone(), stop.clone());
-        Engine { tt, stop, searcher, threads: 1 }
+        Engine { tt, stop, searcher, helpers: Vec::new(), threads: 1 }
     }
 
     /// The flag that stops a running search (set it from another thread).
@@ -43,6 +53,7 @@ impl Engine {
         if bytes != self.tt.size_bytes() {
             self.tt = Arc::new(Tt::new(bytes));
             self.searcher = Searcher::new(self.tt.clone(), self.stop.clone());
+            self.helpers.clear();
         }
     }
 
@@ -54,11 +65,14 @@ impl Engine {
     pub fn clear_hash(&mut self) {
         self.tt.clear();
         self.searcher.clear_history();
+        for h in &mut self.helpers {
+            h.clear_history();
+        }
     }
 
-    /// Number of search threads to use.
+    /// Number of search threads to use (at most [`MAX_THREADS`]).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        self.threads = n.clamp(1, MAX_THREADS);
     }
 
     pub fn threads(&self) -> usize {
@@ -67,8 +81,36 @@ impl Engine {
 
     /// Searches the position for the side to move. Clears the stop flag first, so
     /// raise it only while this runs.
+    ///
+    /// With several threads (lazy SMP), helpers search the same position sharing the
+    /// table; only the main thread's result and reports count, and it stops the helpers
+    /// when it is done. One thread is fully deterministic for a fixed depth.
     pub fn think(&mut self, board: &Board, limits: &Limits, report: &mut dyn FnMut(&Info)) -> SearchResult {
         self.stop.store(false, Ordering::SeqCst);
-        self.searcher.search(board, limits, report)
+        if self.threads <= 1 {
+            self.searcher.set_thread(0, None);
+            return self.searcher.search(board, limits, report);
+        }
+        while self.helpers.len() < self.threads - 1 {
+            self.helpers.push(Searcher::new(self.tt.clone(), self.stop.clone()));
+        }
+        self.helpers.truncate(self.threads - 1);
+        let nodes = Arc::new(AtomicU64::new(0));
+        self.searcher.set_thread(0, Some(nodes.clone()));
+        let helper_limits = Limits { max_depth: limits.max_depth, max_nodes: None, budget: None };
+        let stop = self.stop.clone();
+        let (main, helpers) = (&mut self.searcher, &mut self.helpers);
+        std::thread::scope(|s| {
+            for (i, h) in helpers.iter_mut().enumerate() {
+                h.set_thread(i + 1, Some(nodes.clone()));
+                let hl = helper_limits.clone();
+                s.spawn(move || {
+                    h.search(board, &hl, &mut |_| {});
+                });
+            }
+            let r = main.search(board, limits, report);
+            stop.store(true, Ordering::SeqCst);
+            r
+        })
     }
 }

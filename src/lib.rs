@@ -17,6 +17,7 @@ pub mod search;
 pub mod selfplay;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod types;
 
 pub use board::Board;

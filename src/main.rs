@@ -26,13 +26,19 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Some("selfplay") => match fivefold::selfplay::run(&args[2..]) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e:#}");
-                ExitCode::from(2)
-            }
-        },
+        Some("selfplay") => finish(fivefold::selfplay::run(&args[2..])),
+        Some("tune") => finish(fivefold::tune::run(&args[2..])),
         _ => ExitCode::SUCCESS,
+    }
+}
+
+/// Exit status of a subcommand: errors go to stderr as one line a person can act on.
+fn finish(r: anyhow::Result<()>) -> ExitCode {
+    match r {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(2)
+        }
     }
 }

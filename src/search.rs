@@ -15,7 +15,7 @@ use crate::pattern::Threat;
 use crate::time::{self, Budget};
 use crate::tt::{score_from_tt, score_to_tt, Bound, Tt};
 use crate::types::{is_mate, mate_in, mated_in, Pos, Score, CELLS, INF, MATE};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -83,6 +83,12 @@ pub struct Searcher {
     buffers: Vec<Vec<ScoredMove>>,
     pv: Vec<Vec<Pos>>,
     seldepth: i32,
+    /// 0 for the main thread; helpers skip some depths so the threads spread out.
+    thread_id: usize,
+    /// Node counter shared by all threads of a search, and how much of `nodes` this
+    /// thread has added to it.
+    shared_nodes: Option<Arc<AtomicU64>>,
+    flushed_nodes: u64,
 }
 
 impl Searcher {
@@ -101,6 +107,24 @@ impl Searcher {
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             seldepth: 0,
+            thread_id: 0,
+            shared_nodes: None,
+            flushed_nodes: 0,
+        }
+    }
+
+    /// Makes this searcher a helper thread of a parallel search (id > 0), or the main
+    /// thread (id 0), counting its nodes into `shared` as well.
+    pub fn set_thread(&mut self, id: usize, shared: Option<Arc<AtomicU64>>) {
+        self.thread_id = id;
+        self.shared_nodes = shared;
+    }
+
+    /// Nodes searched by all threads of the current search (this one alone if single).
+    fn total_nodes(&self) -> u64 {
+        match &self.shared_nodes {
+            Some(n) => n.load(Ordering::Relaxed) + (self.nodes - self.flushed_nodes),
+            None => self.nodes,
         }
     }
 
@@ -124,6 +148,7 @@ impl Searcher {
         let mut b = board.clone();
         self.start = Instant::now();
         self.nodes = 0;
+        self.flushed_nodes = 0;
         self.stopped = false;
         self.can_stop = false;
         self.hard = limits.budget.map(|bu| bu.hard);
@@ -136,7 +161,9 @@ impl Searcher {
             h[0] /= 8;
             h[1] /= 8;
         }
-        self.tt.new_search();
+        if self.thread_id == 0 {
+            self.tt.new_search();
+        }
 
         let mut root: Vec<ScoredMove> = Vec::new();
         let situation = movegen::generate(&mut b, &mut root);
@@ -174,6 +201,11 @@ impl Searcher {
         let mut stable = 0u32;
         let mut last_best = Pos::NONE;
         for depth in 1..=max_depth {
+            // Helper threads skip every other depth (odd helpers the even ones), so that
+            // they search ahead of the main thread and fill the table for it.
+            if self.thread_id > 0 && depth > 2 && depth < max_depth && (depth as usize + self.thread_id) % 2 == 0 {
+                continue;
+            }
             let mut delta = 30;
             let (mut alpha, mut beta) = if depth >= 4 && !is_mate(prev_score) {
                 (prev_score - delta, prev_score + delta)
@@ -225,7 +257,7 @@ impl Searcher {
                     }
                     last_best = result.best;
                     prev_score = score;
-                    result.nodes = self.nodes;
+                    result.nodes = self.total_nodes();
                     result.elapsed = self.start.elapsed();
                     if completed {
                         report(&self.info(&result));
@@ -246,9 +278,17 @@ impl Searcher {
                 break;
             }
         }
-        result.nodes = self.nodes;
+        self.flush_nodes();
+        result.nodes = self.total_nodes();
         result.elapsed = self.start.elapsed();
         result
+    }
+
+    fn flush_nodes(&mut self) {
+        if let Some(n) = &self.shared_nodes {
+            n.fetch_add(self.nodes - self.flushed_nodes, Ordering::Relaxed);
+            self.flushed_nodes = self.nodes;
+        }
     }
 
     fn info(&self, r: &SearchResult) -> Info {
@@ -256,7 +296,7 @@ impl Searcher {
             depth: r.depth,
             seldepth: r.seldepth,
             score: r.score,
-            nodes: self.nodes,
+            nodes: self.total_nodes(),
             elapsed: self.start.elapsed(),
             pv: r.pv.clone(),
         }
@@ -315,6 +355,7 @@ impl Searcher {
 
     #[inline]
     fn check_stop(&mut self) {
+        self.flush_nodes();
         if self.stop.load(Ordering::Relaxed) {
             self.stopped = true;
             return;

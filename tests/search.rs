@@ -193,3 +193,54 @@ fn fixed_depth_search_is_deterministic() {
     let c = search_position(&b, &l, 16);
     assert_eq!((a.nodes, a.best, a.score), (c.nodes, c.best, c.score));
 }
+
+#[test]
+fn two_threads_find_the_same_win_and_count_all_nodes() {
+    use fivefold::engine::Engine;
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . . . . . . . .
+        . O . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . O . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . X X . . O . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . O . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . O . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        ",
+        Rule::Freestyle,
+    )
+    .unwrap();
+    let mut e = Engine::new(8 << 20);
+    e.set_threads(2);
+    let limits = Limits {
+        budget: Some(Budget { soft: Duration::from_millis(300), hard: Duration::from_millis(1500) }),
+        ..Limits::default()
+    };
+    let r = e.think(&b, &limits, &mut |_| {});
+    assert_eq!(r.best, sq(7, 8));
+    assert!(r.score >= MATE_BOUND);
+    // A quiet position searched to a fixed depth by two threads still answers sensibly,
+    // and the stop flag is left raised so no helper keeps running.
+    let q = fivefold::bench::position(&fivefold::bench::POSITIONS[0]);
+    let r = e.think(&q, &Limits { max_depth: Some(5), ..Limits::default() }, &mut |_| {});
+    assert!(q.is_empty(r.best));
+    assert!(e.stop_flag().load(std::sync::atomic::Ordering::SeqCst));
+}
+
+#[test]
+fn search_beats_a_greedy_player() {
+    use fivefold::selfplay::{random_opening, run_match, Player};
+    // Both colours from each opening; a depth-3 search must clearly outplay one ply.
+    let openings: Vec<Vec<Pos>> = (0..4).map(|i| random_opening(11, 3, 100 + i)).collect();
+    let t = run_match(Rule::Freestyle, 11, &openings, &Player::Depth(3), &Player::Greedy);
+    assert_eq!(t.fouls, 0);
+    assert!(t.score() >= 0.75, "depth 3 vs greedy: +{} -{} ={}", t.wins, t.losses, t.draws);
+}

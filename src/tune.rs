@@ -1,0 +1,190 @@
+//! `pbrain-fivefold tune`: fits the evaluation weights to self-play results.
+//!
+//! 1. Plays games between two copies of the current engine (a node limit per move, so
+//!    the run is reproducible), from seeded random openings.
+//! 2. Keeps the quiet positions (nobody can make five or an open four at once: those
+//!    are the search's business, not the evaluation's) with the game's result from the
+//!    side to move's view (1 win, ½ draw, 0 loss).
+//! 3. Fits the weights by logistic regression: `P(win) = σ(eval / SCALE)` with the
+//!    evaluation linear in [`eval::features`], minimising the cross-entropy by Adam,
+//!    starting from the current weights. Weights of shapes that are decided tactically
+//!    (fours, fives) stay as they are.
+//! 4. Prints the new `WEIGHTS` table to paste into `src/eval.rs`, with the loss before
+//!    and after on the training positions and on held-out games.
+
+use crate::board::Board;
+use crate::cli::Args;
+use crate::eval::{self, FEATURES, WEIGHTS};
+use crate::pattern::{Pat, Threat};
+use crate::selfplay::{self, Outcome, Player};
+use crate::types::{Color, Rule};
+use anyhow::Result;
+
+/// Evaluation units per logit in the win-probability model.
+pub const SCALE: f64 = 200.0;
+
+/// One training position: features of the side to move and of the other side, and the
+/// result from the side to move's view.
+#[derive(Clone)]
+pub struct Sample {
+    pub me: [f32; FEATURES],
+    pub opp: [f32; FEATURES],
+    pub result: f32,
+}
+
+/// Whether the position is quiet enough to teach the evaluation something.
+pub fn is_quiet(b: &Board) -> bool {
+    let me = b.side_to_move();
+    let opp = me.opp();
+    b.count(me, Threat::Five) == 0
+        && b.count(opp, Threat::Five) == 0
+        && b.count(me, Threat::OpenFour) == 0
+        && b.count(me, Threat::FourThree) == 0
+}
+
+/// Plays `games` games and collects samples.
+pub fn generate(rule: Rule, size: usize, games: usize, nodes: u64, seed: u64, threads: usize) -> Vec<Sample> {
+    let per_thread = games.div_ceil(threads.max(1));
+    let handles: Vec<_> = (0..threads.max(1))
+        .map(|t| {
+            std::thread::spawn(move || {
+                let mut out = Vec::new();
+                for g in 0..per_thread {
+                    let i = t * per_thread + g;
+                    if i >= games {
+                        break;
+                    }
+                    let opening = selfplay::random_opening(size, 2 + i % 3, seed.wrapping_add(i as u64 * 7919));
+                    let p = Player::Nodes(nodes);
+                    let game = selfplay::play_game(rule, size, &opening, &p, &p);
+                    out.extend(samples_of(rule, size, &game));
+                }
+                out
+            })
+        })
+        .collect();
+    handles.into_iter().flat_map(|h| h.join().expect("generator thread")).collect()
+}
+
+fn samples_of(rule: Rule, size: usize, game: &selfplay::Game) -> Vec<Sample> {
+    let mut b = Board::square(size, rule).expect("size");
+    let mut out = Vec::new();
+    for (i, &p) in game.moves.iter().enumerate() {
+        if i >= game.opening_len && is_quiet(&b) {
+            let me = b.side_to_move();
+            let result = match (game.outcome, me) {
+                (Outcome::Draw, _) => 0.5,
+                (Outcome::BlackWins, Color::Black) | (Outcome::WhiteWins, Color::White) => 1.0,
+                _ => 0.0,
+            };
+            out.push(Sample { me: eval::features(&b, me), opp: eval::features(&b, me.opp()), result });
+        }
+        b.make(p);
+    }
+    out
+}
+
+/// Which weights the fit may change: shapes short of an open four, and threat classes
+/// short of an open four (the search resolves open fours and fives exactly).
+fn trainable(k: usize) -> bool {
+    if k < Pat::COUNT {
+        k > Pat::None as usize && k < Pat::OpenFour as usize
+    } else {
+        let t = k - Pat::COUNT;
+        t > Threat::None as usize && t < Threat::OpenFour as usize
+    }
+}
+
+fn eval_of(w: &[[f64; FEATURES]; 2], s: &Sample) -> f64 {
+    (0..FEATURES).map(|k| w[0][k] * s.me[k] as f64 - w[1][k] * s.opp[k] as f64).sum()
+}
+
+/// Mean cross-entropy of the model on `data`.
+pub fn loss(w: &[[f64; FEATURES]; 2], data: &[Sample]) -> f64 {
+    let mut l = 0.0;
+    for s in data {
+        let p = 1.0 / (1.0 + (-eval_of(w, s) / SCALE).exp());
+        let p = p.clamp(1e-9, 1.0 - 1e-9);
+        let y = s.result as f64;
+        l -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+    }
+    l / data.len().max(1) as f64
+}
+
+/// Fits the weights with Adam; returns the fitted weights.
+pub fn fit(data: &[Sample], iterations: usize) -> [[f64; FEATURES]; 2] {
+    let mut w = [[0f64; FEATURES]; 2];
+    for r in 0..2 {
+        for k in 0..FEATURES {
+            w[r][k] = WEIGHTS[r][k] as f64;
+        }
+    }
+    let (mut m, mut v) = ([[0f64; FEATURES]; 2], [[0f64; FEATURES]; 2]);
+    let (lr, b1, b2) = (0.5, 0.9, 0.999);
+    for it in 1..=iterations {
+        let mut g = [[0f64; FEATURES]; 2];
+        for s in data {
+            let p = 1.0 / (1.0 + (-eval_of(&w, s) / SCALE).exp());
+            let e = (p - s.result as f64) / SCALE;
+            for k in 0..FEATURES {
+                g[0][k] += e * s.me[k] as f64;
+                g[1][k] -= e * s.opp[k] as f64;
+            }
+        }
+        let n = data.len().max(1) as f64;
+        for r in 0..2 {
+            for k in 0..FEATURES {
+                if !trainable(k) {
+                    continue;
+                }
+                let gk = g[r][k] / n;
+                m[r][k] = b1 * m[r][k] + (1.0 - b1) * gk;
+                v[r][k] = b2 * v[r][k] + (1.0 - b2) * gk * gk;
+                let mh = m[r][k] / (1.0 - b1.powi(it as i32));
+                let vh = v[r][k] / (1.0 - b2.powi(it as i32));
+                w[r][k] = (w[r][k] - lr * mh / (vh.sqrt() + 1e-12)).max(0.0);
+            }
+        }
+    }
+    w
+}
+
+/// `pbrain-fivefold tune --games 400 --nodes 4000 --rule 0 --size 15 --seed 1 --iterations 300`
+pub fn run(args: &[String]) -> Result<()> {
+    let args = Args::new(args);
+    let rule = args.rule()?;
+    let size: usize = args.number("--size")?.unwrap_or(15);
+    let games: usize = args.number("--games")?.unwrap_or(400);
+    let nodes: u64 = args.number("--nodes")?.unwrap_or(4000);
+    let seed: u64 = args.number("--seed")?.unwrap_or(1);
+    let iterations: usize = args.number("--iterations")?.unwrap_or(300);
+    let threads: usize = args.number("--threads")?.unwrap_or(2);
+    let start = std::time::Instant::now();
+    let train = generate(rule, size, games, nodes, seed, threads);
+    let test = generate(rule, size, (games / 4).max(1), nodes, seed ^ 0xABCDEF, threads);
+    eprintln!(
+        "{} training and {} held-out positions from {} + {} games in {:.1}s",
+        train.len(),
+        test.len(),
+        games,
+        (games / 4).max(1),
+        start.elapsed().as_secs_f64()
+    );
+    let w0 = fit(&train, 0);
+    let w = fit(&train, iterations);
+    println!("// tune: rule {} size {size} games {games} nodes {nodes} seed {seed} iterations {iterations}", rule.name());
+    println!(
+        "// loss train {:.4} -> {:.4}, held-out {:.4} -> {:.4}",
+        loss(&w0, &train),
+        loss(&w, &train),
+        loss(&w0, &test),
+        loss(&w, &test)
+    );
+    println!("pub const WEIGHTS: [[i16; FEATURES]; 2] = [");
+    for row in w.iter() {
+        let vals: Vec<String> = row.iter().map(|x| format!("{}", x.round() as i64)).collect();
+        println!("    [{}],", vals.join(", "));
+    }
+    println!("];");
+    Ok(())
+}
