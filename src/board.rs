@@ -50,6 +50,21 @@ fn zobrist() -> &'static Zobrist {
     })
 }
 
+/// What the board keeps per square. Shapes, classes and values are valid for empty
+/// squares; the line keys are kept for every square.
+#[derive(Copy, Clone, Default)]
+#[repr(C, align(32))]
+struct Square {
+    /// Line key per direction.
+    keys: [u32; 4],
+    /// Per colour: the four line shapes, four bits each.
+    pats: [u16; 2],
+    /// Per colour: evaluation value as the side to move and as the other side.
+    vals: [[i16; 2]; 2],
+    /// Per colour: the threat class.
+    threat: [u8; 2],
+}
+
 /// A Gomoku board with incremental shape information.
 #[derive(Clone)]
 pub struct Board {
@@ -58,16 +73,10 @@ pub struct Board {
     rule: Rule,
     tables: &'static Tables,
     cells: Vec<u8>,
-    keys: Vec<[u32; 4]>,
-    /// Per square and colour: the four line shapes, four bits each.
-    pats: Vec<[u16; 2]>,
-    /// Per square and colour: the threat class (valid for empty squares).
-    threat: Vec<[u8; 2]>,
+    /// Everything kept per square, in one cache-friendly record.
+    sq: Vec<Square>,
     /// Per colour, how many empty squares have each threat class.
     counts: [[u16; Threat::COUNT]; 2],
-    /// Per square and colour: the evaluation values as attacker and as defender
-    /// (valid for empty squares).
-    vals: Vec<[[i16; 2]; 2]>,
     /// Per colour and role, the sum of the evaluation values of all empty squares.
     value_sum: [[i32; 2]; 2],
     /// Number of stones in the 5x5 square around each square.
@@ -97,11 +106,8 @@ impl Board {
             rule,
             tables,
             cells: vec![cell::WALL; CELLS],
-            keys: vec![[0; 4]; CELLS],
-            pats: vec![[0; 2]; CELLS],
-            threat: vec![[0; 2]; CELLS],
+            sq: vec![Square::default(); CELLS],
             counts: [[0; Threat::COUNT]; 2],
-            vals: vec![[[0; 2]; 2]; CELLS],
             value_sum: [[0; 2]; 2],
             near: vec![0; CELLS],
             zobrist: 0,
@@ -115,15 +121,15 @@ impl Board {
             }
         }
         let (keys, pats, threat, counts, value_sum) = b.recompute();
-        b.keys = keys;
-        b.pats = pats;
-        b.threat = threat;
+        for i in 0..CELLS {
+            let sq = &mut b.sq[i];
+            sq.keys = keys[i];
+            sq.pats = pats[i];
+            sq.threat = threat[i];
+            sq.vals = [b.tables.combo(0, pats[i][0]).vals, b.tables.combo(1, pats[i][1]).vals];
+        }
         b.counts = counts;
         b.value_sum = value_sum;
-        for p in b.squares().collect::<Vec<_>>() {
-            let i = p.idx();
-            b.vals[i] = [b.tables.value[0][b.pats[i][0] as usize], b.tables.value[1][b.pats[i][1] as usize]];
-        }
         Ok(b)
     }
 
@@ -214,34 +220,34 @@ impl Board {
     /// or may not be forbidden: see [`crate::rules::is_forbidden`].
     #[inline]
     pub fn threat(&self, p: Pos, c: Color) -> Threat {
-        Threat::from_u8(self.threat[p.idx()][c.index()])
+        Threat::from_u8(self.sq[p.idx()].threat[c.index()])
     }
     /// The shape a colour would make at an empty square on line `d`.
     #[inline]
     pub fn pat(&self, p: Pos, c: Color, d: usize) -> Pat {
-        Pat::from_u8(((self.pats[p.idx()][c.index()] >> (4 * d)) & 15) as u8)
+        Pat::from_u8(((self.sq[p.idx()].pats[c.index()] >> (4 * d)) & 15) as u8)
     }
     /// The four line shapes of a colour at a square.
     #[inline]
     pub fn pats(&self, p: Pos, c: Color) -> [Pat; 4] {
-        unpack4(self.pats[p.idx()][c.index()])
+        unpack4(self.sq[p.idx()].pats[c.index()])
     }
     /// The four line shapes of a colour at a square, packed four bits each (the index
     /// of the rule tables' per-square arrays).
     #[inline]
     pub fn pats_code(&self, p: Pos, c: Color) -> usize {
-        self.pats[p.idx()][c.index()] as usize
+        self.sq[p.idx()].pats[c.index()] as usize
     }
     /// The evaluation value of an empty square for a colour, as the side to move
     /// (`role` 0) or as the other side (`role` 1).
     #[inline]
     pub fn square_value(&self, p: Pos, c: Color, role: usize) -> i32 {
-        self.vals[p.idx()][c.index()][role] as i32
+        self.sq[p.idx()].vals[c.index()][role] as i32
     }
     /// Line key of a square on direction `d`.
     #[inline]
     pub fn key(&self, p: Pos, d: usize) -> u32 {
-        self.keys[p.idx()][d]
+        self.sq[p.idx()].keys[d]
     }
     #[inline]
     pub fn tables(&self) -> &'static Tables {
@@ -310,7 +316,7 @@ impl Board {
     pub fn make_color(&mut self, p: Pos, c: Color) {
         let i = p.idx();
         debug_assert_eq!(self.cells[i], cell::EMPTY, "make on a non-empty square {p:?}");
-        let won = self.threat[i][c.index()] == Threat::Five as u8;
+        let won = self.sq[i].threat[c.index()] == Threat::Five as u8;
         self.history.push(Played { pos: p, color: c, won, bbox: self.bbox });
         self.uncount(i);
         self.cells[i] = c.cell();
@@ -321,12 +327,12 @@ impl Board {
             let off = DIR_OFFSETS[d];
             for k in 1..=5isize {
                 let q = (i as isize - off * k) as usize;
-                self.keys[q][d] |= code << (2 * slot(k));
+                self.sq[q].keys[d] |= code << (2 * slot(k));
                 if self.cells[q] == cell::EMPTY {
                     self.refresh(q, d);
                 }
                 let q = (i as isize + off * k) as usize;
-                self.keys[q][d] |= code << (2 * slot(-k));
+                self.sq[q].keys[d] |= code << (2 * slot(-k));
                 if self.cells[q] == cell::EMPTY {
                     self.refresh(q, d);
                 }
@@ -358,12 +364,12 @@ impl Board {
             let off = DIR_OFFSETS[d];
             for k in 1..=5isize {
                 let q = (i as isize - off * k) as usize;
-                self.keys[q][d] &= mask.rotate_left(2 * slot(k));
+                self.sq[q].keys[d] &= mask.rotate_left(2 * slot(k));
                 if self.cells[q] == cell::EMPTY {
                     self.refresh(q, d);
                 }
                 let q = (i as isize + off * k) as usize;
-                self.keys[q][d] &= mask.rotate_left(2 * slot(-k));
+                self.sq[q].keys[d] &= mask.rotate_left(2 * slot(-k));
                 if self.cells[q] == cell::EMPTY {
                     self.refresh(q, d);
                 }
@@ -378,9 +384,10 @@ impl Board {
             pb |= (lp & 15) << (4 * d);
             pw |= (lp >> 4) << (4 * d);
         }
-        self.pats[i] = [pb, pw];
-        self.threat[i] = [t.threat[0][pb as usize], t.threat[1][pw as usize]];
-        self.vals[i] = [t.value[0][pb as usize], t.value[1][pw as usize]];
+        self.sq[i].pats = [pb, pw];
+        let (cb, cw) = (t.combo(0, pb), t.combo(1, pw));
+        self.sq[i].threat = [cb.threat, cw.threat];
+        self.sq[i].vals = [cb.vals, cw.vals];
         self.recount(i);
         if self.rule == Rule::Caro {
             self.caro_far_refresh(i);
@@ -395,10 +402,10 @@ impl Board {
     #[inline]
     fn uncount(&mut self, i: usize) {
         for c in 0..2 {
-            let t = self.threat[i][c] as usize;
+            let t = self.sq[i].threat[c] as usize;
             self.counts[c][t] -= 1;
-            self.value_sum[c][0] -= self.vals[i][c][0] as i32;
-            self.value_sum[c][1] -= self.vals[i][c][1] as i32;
+            self.value_sum[c][0] -= self.sq[i].vals[c][0] as i32;
+            self.value_sum[c][1] -= self.sq[i].vals[c][1] as i32;
         }
     }
 
@@ -406,10 +413,10 @@ impl Board {
     #[inline]
     fn recount(&mut self, i: usize) {
         for c in 0..2 {
-            let t = self.threat[i][c] as usize;
+            let t = self.sq[i].threat[c] as usize;
             self.counts[c][t] += 1;
-            self.value_sum[c][0] += self.vals[i][c][0] as i32;
-            self.value_sum[c][1] += self.vals[i][c][1] as i32;
+            self.value_sum[c][0] += self.sq[i].vals[c][0] as i32;
+            self.value_sum[c][1] += self.sq[i].vals[c][1] as i32;
         }
     }
 
@@ -420,7 +427,7 @@ impl Board {
     /// cannot see; such rare fives are checked by scanning the line itself.
     #[inline]
     fn line_pats(&self, i: usize, d: usize) -> u16 {
-        self.line_pats_for(i, d, self.keys[i][d])
+        self.line_pats_for(i, d, self.sq[i].keys[d])
     }
 
     #[inline]
@@ -486,24 +493,25 @@ impl Board {
         let shift = 4 * d;
         let mask = !(15u16 << shift);
         for c in 0..2 {
-            let old = self.pats[i][c];
+            let old = self.sq[i].pats[c];
             let new = (old & mask) | (((lp >> (4 * c)) & 15) << shift);
             if new == old {
                 continue;
             }
-            self.pats[i][c] = new;
-            let ot = self.threat[i][c];
-            let nt = t.threat[c][new as usize];
+            self.sq[i].pats[c] = new;
+            let cmb = t.combo(c, new);
+            let ot = self.sq[i].threat[c];
+            let nt = cmb.threat;
             if ot != nt {
                 self.counts[c][ot as usize] -= 1;
                 self.counts[c][nt as usize] += 1;
-                self.threat[i][c] = nt;
+                self.sq[i].threat[c] = nt;
             }
-            let nv = t.value[c][new as usize];
-            let ov = self.vals[i][c];
+            let nv = cmb.vals;
+            let ov = self.sq[i].vals[c];
             self.value_sum[c][0] += nv[0] as i32 - ov[0] as i32;
             self.value_sum[c][1] += nv[1] as i32 - ov[1] as i32;
-            self.vals[i][c] = nv;
+            self.sq[i].vals[c] = nv;
         }
     }
 
@@ -547,11 +555,11 @@ impl Board {
                 pats[i][0] |= (lp & 15) << (4 * d);
                 pats[i][1] |= (lp >> 4) << (4 * d);
             }
-            threat[i] = [t.threat[0][pats[i][0] as usize], t.threat[1][pats[i][1] as usize]];
+            threat[i] = [t.combo(0, pats[i][0]).threat, t.combo(1, pats[i][1]).threat];
             if self.cells[i] == cell::EMPTY {
                 for c in 0..2 {
                     counts[c][threat[i][c] as usize] += 1;
-                    let v = t.value[c][pats[i][c] as usize];
+                    let v = t.combo(c, pats[i][c]).vals;
                     value_sum[c][0] += v[0] as i32;
                     value_sum[c][1] += v[1] as i32;
                 }
@@ -565,18 +573,18 @@ impl Board {
         let (keys, pats, threat, counts, value_sum) = self.recompute();
         for p in self.squares() {
             let i = p.idx();
-            if keys[i] != self.keys[i] {
+            if keys[i] != self.sq[i].keys {
                 return Err(format!("line keys differ at {p:?}"));
             }
             if self.cells[i] == cell::EMPTY {
-                if pats[i] != self.pats[i] {
+                if pats[i] != self.sq[i].pats {
                     return Err(format!("shapes differ at {p:?}"));
                 }
-                if threat[i] != self.threat[i] {
+                if threat[i] != self.sq[i].threat {
                     return Err(format!("threat classes differ at {p:?}"));
                 }
-                let v = [self.tables.value[0][pats[i][0] as usize], self.tables.value[1][pats[i][1] as usize]];
-                if v != self.vals[i] {
+                let v = [self.tables.combo(0, pats[i][0]).vals, self.tables.combo(1, pats[i][1]).vals];
+                if v != self.sq[i].vals {
                     return Err(format!("square values differ at {p:?}"));
                 }
             }
