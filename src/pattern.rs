@@ -442,26 +442,44 @@ impl Tables {
     fn build(rule: Rule) -> Tables {
         let mut cb = Classifier::new(Kind::of(rule, Color::Black));
         let mut cw = Classifier::new(Kind::of(rule, Color::White));
+        // Only keys that can occur on a board are filled: walls come only from the
+        // outside in (a window reaching past the edge), so each side has 0..=5 walls
+        // at its outer end and the inner squares are empty, black or white.
         let mut line_table = vec![0u8; KEY_COUNT];
-        for (key, out) in line_table.iter_mut().enumerate() {
-            let mut lb: Line = [0; 11];
-            for s in 0..10 {
-                let i = if s < 5 { s } else { s + 1 };
-                lb[i] = ((key >> (2 * s)) & 3) as u8;
+        let mut cells = [0u8; 10];
+        for wl in 0..=5usize {
+            for wr in 0..=5usize {
+                let inner: Vec<usize> = (wl..10 - wr).collect();
+                let combos = 3usize.pow(inner.len() as u32);
+                for code in 0..combos {
+                    let mut c = code;
+                    for (s, cell) in cells.iter_mut().enumerate() {
+                        *cell = if s < wl || s >= 10 - wr {
+                            W
+                        } else {
+                            let v = (c % 3) as u8;
+                            c /= 3;
+                            v
+                        };
+                    }
+                    let key = cells.iter().enumerate().fold(0usize, |k, (s, &v)| k | (v as usize) << (2 * s));
+                    let mut lb: Line = [0; 11];
+                    for s in 0..10 {
+                        lb[if s < 5 { s } else { s + 1 }] = cells[s];
+                    }
+                    lb[5] = O;
+                    let mut lw = lb;
+                    for c in lw.iter_mut() {
+                        *c = match *c {
+                            1 => 2,
+                            2 => 1,
+                            v => v,
+                        };
+                    }
+                    lw[5] = O;
+                    line_table[key] = cb.classify(lb) as u8 | (cw.classify(lw) as u8) << 4;
+                }
             }
-            lb[5] = O;
-            let mut lw = lb;
-            for c in lw.iter_mut() {
-                *c = match *c {
-                    1 => 2,
-                    2 => 1,
-                    v => v,
-                };
-            }
-            lw[5] = O;
-            let pb = cb.classify(lb);
-            let pw = cw.classify(lw);
-            *out = pb as u8 | (pw as u8) << 4;
         }
         let mk = |renju_black: bool| -> Vec<Combo> {
             (0..COMBOS)
