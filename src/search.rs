@@ -14,7 +14,7 @@ use crate::movegen::{self, ScoredMove, Situation};
 use crate::pattern::Threat;
 use crate::time::{self, Budget};
 use crate::tt::{score_from_tt, score_to_tt, Bound, Tt};
-use crate::types::{is_mate, mate_in, mated_in, Pos, Score, CELLS, INF, MATE};
+use crate::types::{is_mate, mate_in, mated_in, Pos, Score, CELLS, INF, MATE, MATE_BOUND};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -23,6 +23,39 @@ use std::time::{Duration, Instant};
 pub const MAX_PLY: usize = 128;
 /// Deepest nominal depth iterative deepening starts.
 pub const MAX_DEPTH: i32 = 100;
+
+/// Search settings that can be switched for experiments (in-process matches compare
+/// two settings in the same binary). The defaults are what the engine plays with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Move-count pruning: in non-PV quiet nodes at depth 1 and 2, search at most this
+    /// many moves, times the depth (0 = off).
+    pub move_count: usize,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params { lmr: true, move_count: 0 }
+    }
+}
+
+impl Params {
+    /// Applies `name=value` settings separated by commas (`lmr=0,mc=8`).
+    pub fn apply(&mut self, spec: &str) -> Result<(), String> {
+        for kv in spec.split(',').filter(|s| !s.is_empty()) {
+            let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' is not name=value"))?;
+            let n: i64 = v.parse().map_err(|_| format!("'{v}' is not a number"))?;
+            match k {
+                "lmr" => self.lmr = n != 0,
+                "mc" => self.move_count = n.max(0) as usize,
+                _ => return Err(format!("unknown search parameter '{k}'")),
+            }
+        }
+        Ok(())
+    }
+}
 
 /// What limits one search.
 #[derive(Clone, Debug, Default)]
@@ -89,6 +122,7 @@ pub struct Searcher {
     /// thread has added to it.
     shared_nodes: Option<Arc<AtomicU64>>,
     flushed_nodes: u64,
+    pub params: Params,
 }
 
 impl Searcher {
@@ -110,6 +144,7 @@ impl Searcher {
             thread_id: 0,
             shared_nodes: None,
             flushed_nodes: 0,
+            params: Params::default(),
         }
     }
 
@@ -473,8 +508,12 @@ impl Searcher {
                 && m.pos != tt_move
                 && my_threat < Threat::OpenThree
                 && their_threat < Threat::OpenThree;
+            let mc = self.params.move_count;
+            if mc > 0 && !pv_node && quiet && depth <= 2 && i >= mc * depth as usize && best > -MATE_BOUND {
+                break;
+            }
             let mut r = 0;
-            if depth >= 3 && i >= 3 && quiet {
+            if self.params.lmr && depth >= 3 && i >= 3 && quiet {
                 r = 1 + i32::from(i >= 10) + i32::from(depth >= 8 && i >= 20);
             }
             let new_depth = depth - 1 + ext;

@@ -9,7 +9,7 @@ use crate::board::Board;
 use crate::eval;
 use crate::movegen;
 use crate::rules;
-use crate::search::{Limits, Searcher};
+use crate::search::{Limits, Params, Searcher};
 use crate::time::Budget;
 use crate::tt::Tt;
 use crate::types::{Color, Pos, Rule};
@@ -17,9 +17,16 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// A player: how it limits its search, and its search settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub limit: Limit,
+    pub params: Params,
+}
+
 /// How a player chooses its moves.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Player {
+pub enum Limit {
     /// Full search to a fixed depth.
     Depth(i32),
     /// Full search with a fixed time per move (milliseconds).
@@ -32,18 +39,28 @@ pub enum Player {
 }
 
 impl Player {
-    /// Parses `depth=N`, `time=MS`, `nodes=N` or `greedy`.
+    pub fn new(limit: Limit) -> Player {
+        Player { limit, params: Params::default() }
+    }
+
+    /// Parses `depth=N`, `time=MS`, `nodes=N` or `greedy`, optionally followed by search
+    /// parameters: `nodes=20000,lmr=0` (see [`Params::apply`]).
     pub fn parse(s: &str) -> Option<Player> {
-        if s == "greedy" {
-            return Some(Player::Greedy);
-        }
-        let (k, v) = s.split_once('=')?;
-        match k {
-            "depth" => v.parse().ok().map(Player::Depth),
-            "time" => v.parse().ok().map(Player::Time),
-            "nodes" => v.parse().ok().map(Player::Nodes),
-            _ => None,
-        }
+        let (head, rest) = s.split_once(',').unwrap_or((s, ""));
+        let limit = if head == "greedy" {
+            Limit::Greedy
+        } else {
+            let (k, v) = head.split_once('=')?;
+            match k {
+                "depth" => Limit::Depth(v.parse().ok()?),
+                "time" => Limit::Time(v.parse().ok()?),
+                "nodes" => Limit::Nodes(v.parse().ok()?),
+                _ => return None,
+            }
+        };
+        let mut params = Params::default();
+        params.apply(rest).ok()?;
+        Some(Player { limit, params })
     }
 }
 
@@ -56,18 +73,20 @@ struct Side {
 impl Side {
     fn new(player: Player) -> Side {
         let tt = Arc::new(Tt::new(16 << 20));
-        Side { player, searcher: Searcher::new(tt, Arc::new(AtomicBool::new(false))) }
+        let mut searcher = Searcher::new(tt, Arc::new(AtomicBool::new(false)));
+        searcher.params = player.params.clone();
+        Side { player, searcher }
     }
 
     fn choose(&mut self, b: &Board) -> Pos {
-        let limits = match self.player {
-            Player::Greedy => return greedy_move(b),
-            Player::Depth(d) => Limits { max_depth: Some(d), ..Limits::default() },
-            Player::Time(ms) => Limits {
+        let limits = match self.player.limit {
+            Limit::Greedy => return greedy_move(b),
+            Limit::Depth(d) => Limits { max_depth: Some(d), ..Limits::default() },
+            Limit::Time(ms) => Limits {
                 budget: Some(Budget { soft: Duration::from_millis(ms), hard: Duration::from_millis(ms) }),
                 ..Limits::default()
             },
-            Player::Nodes(n) => Limits { max_nodes: Some(n), ..Limits::default() },
+            Limit::Nodes(n) => Limits { max_nodes: Some(n), ..Limits::default() },
         };
         self.searcher.search(b, &limits, &mut |_| {}).best
     }

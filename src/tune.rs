@@ -16,7 +16,7 @@ use crate::board::Board;
 use crate::cli::Args;
 use crate::eval::{self, FEATURES, WEIGHTS};
 use crate::pattern::{Pat, Threat};
-use crate::selfplay::{self, Outcome, Player};
+use crate::selfplay::{self, Limit, Outcome, Player};
 use crate::types::{Color, Rule};
 use anyhow::Result;
 
@@ -55,7 +55,7 @@ pub fn generate(rule: Rule, size: usize, games: usize, nodes: u64, seed: u64, th
                         break;
                     }
                     let opening = selfplay::random_opening(size, 2 + i % 3, seed.wrapping_add(i as u64 * 7919));
-                    let p = Player::Nodes(nodes);
+                    let p = Player::new(Limit::Nodes(nodes));
                     let game = selfplay::play_game(rule, size, &opening, &p, &p);
                     out.extend(samples_of(rule, size, &game));
                 }

@@ -237,10 +237,10 @@ fn two_threads_find_the_same_win_and_count_all_nodes() {
 
 #[test]
 fn search_beats_a_greedy_player() {
-    use fivefold::selfplay::{random_opening, run_match, Player};
+    use fivefold::selfplay::{random_opening, run_match, Limit, Player};
     // Both colours from each opening; a depth-3 search must clearly outplay one ply.
     let openings: Vec<Vec<Pos>> = (0..4).map(|i| random_opening(11, 3, 100 + i)).collect();
-    let t = run_match(Rule::Freestyle, 11, &openings, &Player::Depth(3), &Player::Greedy);
+    let t = run_match(Rule::Freestyle, 11, &openings, &Player::new(Limit::Depth(3)), &Player::new(Limit::Greedy));
     assert_eq!(t.fouls, 0);
     assert!(t.score() >= 0.75, "depth 3 vs greedy: +{} -{} ={}", t.wins, t.losses, t.draws);
 }
