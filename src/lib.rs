@@ -6,8 +6,10 @@
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod display;
 pub mod engine;
 pub mod eval;
+pub mod json;
 pub mod movegen;
 pub mod notation;
 pub mod pattern;
@@ -16,6 +18,7 @@ pub mod rules;
 pub mod search;
 pub mod selfplay;
 pub mod time;
+pub mod term;
 pub mod tt;
 pub mod tune;
 pub mod types;
