@@ -14,6 +14,7 @@ pub mod json;
 pub mod movegen;
 pub mod notation;
 pub mod pattern;
+pub mod play;
 pub mod record;
 pub mod rules;
 pub mod search;
