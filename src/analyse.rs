@@ -603,6 +603,7 @@ pub fn to_json(b: &Board, a: &Analysis, forced: Option<&ForcedWin>) -> Json {
         })
         .collect();
     let forced_win = match forced {
+        None if game_over != Json::Null => Json::Null,
         Some(f) => Json::object(vec![
             ("found", Json::Bool(true)),
             ("winner", Json::str(f.winner.name())),

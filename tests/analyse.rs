@@ -289,6 +289,7 @@ fn a_finished_game_is_reported_as_such() {
     assert_eq!(j.get("game_over").get("winner").s(), "black");
     assert_eq!(j.get("game_over").get("line").len(), 5);
     assert_eq!(j.get("best").len(), 0);
+    assert_eq!(j.get("forced_win"), &J::Null);
 }
 
 #[test]
