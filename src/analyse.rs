@@ -479,7 +479,7 @@ pub fn run(args: &[String]) -> Result<()> {
 }
 
 fn names(b: &Board, squares: &[Pos]) -> Vec<String> {
-    squares.iter().map(|&p| square_name(p, b.height())).collect()
+    squares.iter().map(|&p| display::name(p, b.height())).collect()
 }
 
 /// Mate distance in plies: positive when the side to move makes five, negative when

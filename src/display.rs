@@ -134,9 +134,19 @@ pub fn render(b: &Board, v: &View) -> String {
     s
 }
 
+/// `h8`-style name of a square; `--` for "no square" (a line may hold one where a side
+/// has no legal move).
+pub fn name(p: Pos, height: usize) -> String {
+    if p.is_none() {
+        "--".into()
+    } else {
+        square_name(p, height)
+    }
+}
+
 /// Names of squares, `h8` style, separated by spaces.
 pub fn names(b: &Board, squares: &[Pos]) -> String {
-    squares.iter().map(|&p| square_name(p, b.height())).collect::<Vec<_>>().join(" ")
+    squares.iter().map(|&p| name(p, b.height())).collect::<Vec<_>>().join(" ")
 }
 
 /// The run of `c` stones through `p` along direction `d`, in order, and whether it wins
@@ -261,6 +271,7 @@ mod tests {
         // The last move is framed.
         assert_eq!(&row9[4 + 2 * 8 - 1..4 + 2 * 8 + 2], "[O]");
         assert!(!row8.contains('['));
+        assert_eq!(names(&b, &[Pos::new(7, 7), Pos::NONE]), "h8 --");
     }
 
     #[test]

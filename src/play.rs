@@ -416,7 +416,7 @@ impl<W: Write> Session<W> {
         }
         let out = &mut self.out;
         let r = self.engine.think(&self.board, &limits, &mut |i: &Info| {
-            let best = i.pv.first().map_or("-".to_string(), |&p| square_name(p, height));
+            let best = i.pv.first().map_or("-".to_string(), |&p| display::name(p, height));
             let _ = if live {
                 write!(
                     out,
@@ -538,7 +538,7 @@ impl<W: Write> Session<W> {
         let r = self.think("Looking for a hint")?;
         let Some(mv) = self.legal_choice(&r) else { return Ok(()) };
         let h = self.board.height();
-        let line: Vec<String> = r.pv.iter().map(|&p| square_name(p, h)).collect();
+        let line: Vec<String> = r.pv.iter().map(|&p| display::name(p, h)).collect();
         writeln!(
             self.out,
             "Hint: {} (eval {} for {}, depth {}). Line: {}",
