@@ -3,20 +3,25 @@
 //! The library holds everything; the `pbrain-fivefold` binary is a thin front end.
 //! See `ARCHITECTURE.md`-style notes in each module's documentation.
 
+pub mod analyse;
 pub mod bench;
 pub mod board;
 pub mod cli;
+pub mod display;
 pub mod engine;
 pub mod eval;
+pub mod json;
 pub mod movegen;
 pub mod notation;
 pub mod pattern;
+pub mod play;
 pub mod puzzles;
 pub mod record;
 pub mod rules;
 pub mod search;
 pub mod selfplay;
 pub mod time;
+pub mod term;
 pub mod tt;
 pub mod tune;
 pub mod types;

@@ -29,6 +29,8 @@ fn main() -> ExitCode {
         Some("selfplay") => finish(fivefold::selfplay::run(&args[2..])),
         Some("puzzles") => finish(fivefold::puzzles::run(&args[2..])),
         Some("tune") => finish(fivefold::tune::run(&args[2..])),
+        Some("play") => finish(fivefold::play::run(&args[2..])),
+        Some("analyse") | Some("analyze") => finish(fivefold::analyse::run(&args[2..])),
         _ => ExitCode::SUCCESS,
     }
 }
