@@ -64,6 +64,12 @@ pub fn legal_for(b: &mut Board, p: Pos, c: Color) -> bool {
     }
 }
 
+/// The first square (in reading order) where colour `c` has threat class exactly `t`.
+pub fn find_square(b: &Board, c: Color, t: Threat) -> Option<Pos> {
+    let (x0, y0, x1, y1) = b.area_rect(2);
+    (y0..=y1).flat_map(|y| (x0..=x1).map(move |x| Pos::new(x, y))).find(|&p| b.is_empty(p) && b.threat(p, c) == t)
+}
+
 /// Squares where colour `c` has threat class `t` or better (below Forbidden), scanning the
 /// area around the stones.
 pub fn squares_with(b: &Board, c: Color, t: Threat, out: &mut Vec<Pos>) {

@@ -283,7 +283,8 @@ impl Searcher {
                     result.best = pv[0];
                     result.score = score;
                     result.pv = pv;
-                    result.depth = depth;
+                    // A partial iteration's move is reported with the last full depth.
+                    result.depth = if completed { depth } else { depth - 1 };
                     result.seldepth = self.seldepth;
                     if result.best == last_best {
                         stable += 1;
@@ -424,6 +425,9 @@ impl Searcher {
         let opp = me.opp();
         let ply_i = ply as i32;
         if b.count(me, Threat::Five) > 0 {
+            if pv_node {
+                self.pv[ply].extend(movegen::find_square(b, me, Threat::Five));
+            }
             return mate_in(ply_i + 1);
         }
         if b.is_full() {
@@ -431,6 +435,9 @@ impl Searcher {
         }
         let opp_fives = b.count(opp, Threat::Five);
         if opp_fives == 0 && b.count(me, Threat::OpenFour) > 0 {
+            if pv_node {
+                self.pv[ply].extend(movegen::find_square(b, me, Threat::OpenFour));
+            }
             return mate_in(ply_i + 3);
         }
         if opp_fives >= 2 {
