@@ -13,6 +13,7 @@ pub mod eval;
 pub mod json;
 pub mod movegen;
 pub mod notation;
+pub mod openings;
 pub mod pattern;
 pub mod play;
 pub mod puzzles;

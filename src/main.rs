@@ -27,6 +27,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Some("selfplay") => finish(fivefold::selfplay::run(&args[2..])),
+        Some("openings") => finish(fivefold::openings::run(&args[2..])),
         Some("puzzles") => finish(fivefold::puzzles::run(&args[2..])),
         Some("tune") => finish(fivefold::tune::run(&args[2..])),
         Some("play") => finish(fivefold::play::run(&args[2..])),

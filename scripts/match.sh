@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Plays a match between two Gomocup engines with c-gomoku-cli and prints W-L-D and Elo.
+#
+# Usage: scripts/match.sh ENGINE_A ENGINE_B [GAMES=100] [TC=0/0.5] [RULE=0] [SIZE=15] [CONCURRENCY=1]
+#   ENGINE_A/B  paths to pbrain-style executables (A's score is reported)
+#   TC          c-gomoku-cli time control: MATCH/TURN seconds (0/0.5 = 0.5 s per move)
+#   RULE        0 freestyle, 1 exact five, 4 renju
+# Environment: CGOMOKU = path to c-gomoku-cli (default: c-gomoku-cli on PATH),
+#              FIVEFOLD = engine used to generate the openings (default: ENGINE_A),
+#              OUT = directory for the logs (default: a new temporary directory).
+# Openings: GAMES/2 balanced 3-stone openings generated with `FIVEFOLD openings`, each played
+# with both colours (-repeat). Nothing is downloaded or built here.
+set -euo pipefail
+A=$(realpath "$1"); B=$(realpath "$2")
+GAMES=${3:-100}; TC=${4:-0/0.5}; RULE=${5:-0}; SIZE=${6:-15}; CONC=${7:-1}
+CLI=${CGOMOKU:-$(command -v c-gomoku-cli || true)}
+[ -x "$CLI" ] || { echo "c-gomoku-cli not found: set CGOMOKU" >&2; exit 2; }
+GEN=${FIVEFOLD:-$A}
+OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
+"$GEN" openings --count $(( (GAMES + 1) / 2 )) --size "$SIZE" --rule "$RULE" --seed 7 --format offset > "$OUT/openings.txt"
+NA=$(basename "$(dirname "$A")")-$(basename "$A"); NB=$(basename "$(dirname "$B")")-$(basename "$B")
+[ "$NA" = "$NB" ] && NB="$NB-b"
+(cd "$OUT" && "$CLI" -engine "name=$NA" "cmd=$A" -engine "name=$NB" "cmd=$B" -each "tc=$TC" \
+  -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency "$CONC" -drawafter $((SIZE * SIZE)) \
+  -openings "file=$OUT/openings.txt" type=offset order=sequential \
+  -sgf games.sgf -pgn games.pgn -msg messages.txt > match.out 2>&1) || true
+grep -E "timeout|crash|illegal|forbidden|error" "$OUT/match.out" | head -n 20 || true
+LAST=$(grep "Score of" "$OUT/match.out" | tail -n 1)
+echo "$LAST"
+echo "$LAST" | awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { w = $(i-1); l = $(i+1); d = $(i+3); break }
+  n = w + l + d; if (n == 0) exit; s = (w + d / 2) / n;
+  var = (w * (1 - s)^2 + d * (0.5 - s)^2 + l * s^2) / n / n; sd = sqrt(var);
+  e = function_elo(s); }
+  function function_elo(x) { if (x <= 0.001) x = 0.001; if (x >= 0.999) x = 0.999; return -400 * log(1 / x - 1) / log(10) }
+  END { if (n) printf "games %d  score %.1f%%  Elo %+.0f +- %.0f\n", n, 100 * s, function_elo(s), (function_elo(s + 1.96 * sd) - function_elo(s - 1.96 * sd)) / 2 }'
+echo "logs: $OUT"
