@@ -411,7 +411,8 @@ impl Searcher {
                 } else if m.pos == killers[1] {
                     m.score += 2000;
                 }
-                m.score += self.history[m.pos.idx()][me.index()] / 16;
+                // Saturating: the table move's i32::MAX must stay first, not wrap around.
+                m.score = m.score.saturating_add(self.history[m.pos.idx()][me.index()] / 16);
             }
             movegen::sort(&mut moves);
         } else if let Some(i) = moves.iter().position(|m| m.pos == tt_move) {
