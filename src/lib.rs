@@ -11,6 +11,7 @@ pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod pattern;
+pub mod protocol;
 pub mod record;
 pub mod rules;
 pub mod search;
