@@ -9,6 +9,7 @@ pub mod cli;
 pub mod engine;
 pub mod eval;
 pub mod movegen;
+pub mod multipv;
 pub mod notation;
 pub mod pattern;
 pub mod protocol;
