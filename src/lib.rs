@@ -16,6 +16,7 @@ pub mod protocol;
 pub mod record;
 pub mod rules;
 pub mod search;
+pub mod session;
 pub mod swap2;
 pub mod time;
 pub mod tt;

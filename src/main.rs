@@ -26,6 +26,19 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        _ => ExitCode::SUCCESS,
+        // No argument (as managers start engines) or anything else: the protocol on
+        // stdin/stdout.
+        other => {
+            if let Some(arg) = other {
+                log::warn!("unknown argument '{arg}' ignored; speaking the Gomocup protocol");
+            }
+            match fivefold::session::run_stdio() {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("pbrain-fivefold: {e:#}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
     }
 }
