@@ -617,8 +617,8 @@ impl Session {
         v
     }
 
-    /// Search limits for a move: time from the clock (less the time the command waited),
-    /// depth and nodes as set. Also gives the table its configured size.
+    /// Search limits for a move: time from the clock (less the time since the command
+    /// could be read), depth and nodes as set. Also gives the table its configured size.
     fn limits(&mut self, received: Instant) -> Limits {
         self.apply_hash();
         let empty = self.game.as_ref().map_or(0, Game::empty_squares);
@@ -921,6 +921,12 @@ impl Session {
                 Event::Eof => *eof = true,
                 Event::Done(answer) => {
                     self.finish(answer, started);
+                    // Managers wait for an answer before they send the next move, so lines
+                    // that came during the search are a script's: their time starts now.
+                    let now = Instant::now();
+                    for item in queue.iter_mut() {
+                        item.1 = now;
+                    }
                     return Flow::Continue;
                 }
             }

@@ -598,3 +598,23 @@ fn nbest_reports_distinct_lines_best_first() {
     // The answer was played: the square is taken now.
     assert!(b.ask(&format!("TURN {},{}", mv.0, mv.1)).starts_with("ERROR "));
 }
+
+#[test]
+fn a_script_may_send_everything_at_once() {
+    let mut b = Brain::start();
+    // The TURN arrives while the BOARD search runs; its own time starts after that answer.
+    b.send("START 15\nINFO timeout_turn 600\nBOARD\n7,7,1\n8,8,2\n8,6,1\nDONE\nTURN 9,9");
+    assert_eq!(b.reply(), "OK");
+    expect_move(&b.reply());
+    let mut turn = Vec::new();
+    loop {
+        let l = b.line();
+        let done = !l.starts_with("MESSAGE ");
+        turn.push(l);
+        if done {
+            break;
+        }
+    }
+    expect_move(turn.last().unwrap());
+    assert!(turn.iter().any(|l| l.starts_with("MESSAGE depth 2-")), "the queued TURN searched deeper than one ply: {turn:?}");
+}
