@@ -297,18 +297,11 @@ pub fn best_lines(
     let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) - 1;
     let keep = (2 * n).max(n + 8);
     let race = Race { max_depth, keep, rank: &|e: &Eval| -(e.score as i64) };
-    let (evals, _) = deepen(
-        engine,
-        &children,
-        &race,
-        limits,
-        abort,
-        &mut |round: &Round| {
-            if round.depth > 0 {
-                report(&to_lines(round.evals), round.nodes, round.elapsed);
-            }
-        },
-    );
+    let (evals, _) = deepen(engine, &children, &race, limits, abort, &mut |round: &Round| {
+        if round.depth > 0 {
+            report(&to_lines(round.evals), round.nodes, round.elapsed);
+        }
+    });
     to_lines(&evals)
 }
 

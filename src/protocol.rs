@@ -144,7 +144,8 @@ pub fn parse(line: &str) -> Command {
     let malformed = |reason: String| Command::Malformed { name: name.clone(), reason };
     match name.as_str() {
         "START" => {
-            let nums: Vec<&str> = rest.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect();
+            let nums: Vec<&str> =
+                rest.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect();
             match nums.as_slice() {
                 [n] => match parse_int(n) {
                     Some(n) => Command::Start { width: n, height: n },
@@ -447,10 +448,7 @@ mod tests {
 
     #[test]
     fn info_keeps_the_value() {
-        assert_eq!(
-            parse("INFO Timeout_Turn 5000"),
-            Command::Info { key: "timeout_turn".into(), value: "5000".into() }
-        );
+        assert_eq!(parse("INFO Timeout_Turn 5000"), Command::Info { key: "timeout_turn".into(), value: "5000".into() });
         assert_eq!(
             parse("INFO folder C:\\My Documents\\x"),
             Command::Info { key: "folder".into(), value: "C:\\My Documents\\x".into() }
@@ -461,7 +459,18 @@ mod tests {
 
     #[test]
     fn malformed_arguments() {
-        for l in ["TURN", "TURN 7", "TURN a,b", "TURN 7;8", "TURN 99999999999999999999999,1", "START", "START x", "RECTSTART 20", "YXNBEST", "YXNBEST x"] {
+        for l in [
+            "TURN",
+            "TURN 7",
+            "TURN a,b",
+            "TURN 7;8",
+            "TURN 99999999999999999999999,1",
+            "START",
+            "START x",
+            "RECTSTART 20",
+            "YXNBEST",
+            "YXNBEST x",
+        ] {
             assert!(matches!(parse(l), Command::Malformed { .. }), "{l}");
         }
         // Out-of-board numbers parse; the session range-checks them.

@@ -274,9 +274,8 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> An
             let avoid = !exclude.is_empty() && multipv::candidates(&board, &[]).iter().any(|p| exclude.contains(p));
             if avoid {
                 // Some candidate moves are excluded: search the others side by side.
-                let lines = multipv::best_lines(engine, &board, 1, &exclude, &limits, abort, &mut |l, n, t| {
-                    rep.lines(l, n, t)
-                });
+                let lines =
+                    multipv::best_lines(engine, &board, 1, &exclude, &limits, abort, &mut |l, n, t| rep.lines(l, n, t));
                 Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
             } else {
                 let r = engine.think(&board, &limits, &mut |i| rep.info(i));
@@ -284,8 +283,9 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> An
             }
         }
         Job::NBest { board, limits, n, exclude } => {
-            let lines =
-                multipv::best_lines(engine, &board, n, &exclude, &limits, abort, &mut |l, nodes, t| rep.lines(l, nodes, t));
+            let lines = multipv::best_lines(engine, &board, n, &exclude, &limits, abort, &mut |l, nodes, t| {
+                rep.lines(l, nodes, t)
+            });
             Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
         }
         Job::Swap2 { board, limits } => Answer::Swap2(swap2::decide(engine, &board, &limits, abort)),
@@ -516,9 +516,10 @@ impl Session {
     /// The empty square at `x,y` of the current game, or why there is none.
     fn free_square(&self, x: i64, y: i64) -> Result<Pos, String> {
         let g = self.game.as_ref().ok_or("no game; send START first")?;
-        let p = g.board.pos(x, y).ok_or_else(|| {
-            format!("{x},{y} is outside the {}x{} board", g.board.width(), g.board.height())
-        })?;
+        let p = g
+            .board
+            .pos(x, y)
+            .ok_or_else(|| format!("{x},{y} is outside the {}x{} board", g.board.width(), g.board.height()))?;
         if !g.board.is_empty(p) || g.walls.contains(&p) {
             return Err(format!("{x},{y} is not empty"));
         }
@@ -708,8 +709,8 @@ impl Session {
                 self.detail = v != 0;
             }
             // Yixin-Board settings with no meaning for this engine.
-            "time_increment" | "caution_factor" | "pondering" | "usedatabase" | "nbestsym" | "nbest_sym" | "checkmate"
-            | "vcthread" | "thread_split_depth" | "start_depth" => log::debug!("INFO {key} ignored"),
+            "time_increment" | "caution_factor" | "pondering" | "usedatabase" | "nbestsym" | "nbest_sym"
+            | "checkmate" | "vcthread" | "thread_split_depth" | "start_depth" => log::debug!("INFO {key} ignored"),
             _ => log::info!("unknown INFO key '{key}' ignored"),
         }
         Ok(())
@@ -728,8 +729,7 @@ impl Session {
     fn show_forbid(&mut self) -> Flow {
         let Some(g) = &self.game else { return self.error("YXSHOWFORBID: no game; send START first") };
         let mut b = g.board.clone();
-        let squares: Vec<Pos> =
-            rules::forbidden_squares(&mut b).into_iter().filter(|p| !g.walls.contains(p)).collect();
+        let squares: Vec<Pos> = rules::forbidden_squares(&mut b).into_iter().filter(|p| !g.walls.contains(p)).collect();
         self.reply(&protocol::forbid_line(&squares));
         Flow::Continue
     }
@@ -741,9 +741,9 @@ impl Session {
                 self.reply(&format!("UNKNOWN {name} is not supported"));
                 Flow::Continue
             }
-            Block::Board { error: Some(e), .. } | Block::Swap2 { error: Some(e), .. } | Block::Exclude { error: Some(e), .. } => {
-                self.error(&format!("{name}: {e}; nothing changed"))
-            }
+            Block::Board { error: Some(e), .. }
+            | Block::Swap2 { error: Some(e), .. }
+            | Block::Exclude { error: Some(e), .. } => self.error(&format!("{name}: {e}; nothing changed")),
             Block::Board { think, stones, error: None } => match self.position(&stones) {
                 Ok(game) => {
                     self.game = Some(game);
@@ -788,9 +788,9 @@ impl Session {
         stones
             .iter()
             .map(|&(x, y)| {
-                g.board.pos(x, y).ok_or_else(|| {
-                    format!("{x},{y} is outside the {}x{} board", g.board.width(), g.board.height())
-                })
+                g.board
+                    .pos(x, y)
+                    .ok_or_else(|| format!("{x},{y} is outside the {}x{} board", g.board.width(), g.board.height()))
             })
             .collect()
     }
@@ -884,7 +884,8 @@ impl Session {
                 let _ = tx.send(Event::Done(answer));
             }
         };
-        let spawned = std::thread::Builder::new().name("fivefold-search".into()).stack_size(SEARCH_STACK_BYTES).spawn(worker);
+        let spawned =
+            std::thread::Builder::new().name("fivefold-search".into()).stack_size(SEARCH_STACK_BYTES).spawn(worker);
         if let Err(e) = spawned {
             log::error!("cannot start the search thread: {e}");
             self.finish(fallback, started);

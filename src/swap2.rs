@@ -85,7 +85,9 @@ fn max_depth(limits: &Limits) -> i32 {
 fn most_even(evals: &[Eval]) -> usize {
     let deepest = evals.iter().map(|e| e.depth).max().unwrap_or(0);
     (0..evals.len())
-        .max_by_key(|&i| (effective_depth(&evals[i], deepest), std::cmp::Reverse(evals[i].score.abs()), std::cmp::Reverse(i)))
+        .max_by_key(|&i| {
+            (effective_depth(&evals[i], deepest), std::cmp::Reverse(evals[i].score.abs()), std::cmp::Reverse(i))
+        })
         .unwrap_or(0)
 }
 
@@ -146,7 +148,13 @@ fn opening(engine: &mut Engine, board: &Board, limits: &Limits, abort: &AtomicBo
 }
 
 /// Given black, white, black: swap, play white's fourth stone, or play two stones.
-fn choose_after_three(engine: &mut Engine, board: &Board, limits: &Limits, abort: &AtomicBool, start: Instant) -> Reply {
+fn choose_after_three(
+    engine: &mut Engine,
+    board: &Board,
+    limits: &Limits,
+    abort: &AtomicBool,
+    start: Instant,
+) -> Reply {
     let first = share(limits, start, 0.4);
     let r = engine.think(board, &first, &mut |_| {});
     let best = if !r.best.is_none() && board.is_empty(r.best) {

@@ -50,7 +50,17 @@ fn start_accepts_5_to_32_and_rejects_the_rest() {
     for ok in ["START 5", "START 15", "START 20", "START 32", "RECTSTART 20,15", "RECTSTART 5,32", "start 15 15"] {
         assert_eq!(b.ask(ok), "OK", "{ok}");
     }
-    for bad in ["START 4", "START 33", "START -1", "START 0", "START abc", "START", "RECTSTART 20,40", "RECTSTART 20", "RECTSTART 4,4"] {
+    for bad in [
+        "START 4",
+        "START 33",
+        "START -1",
+        "START 0",
+        "START abc",
+        "START",
+        "RECTSTART 20,40",
+        "RECTSTART 20",
+        "RECTSTART 4,4",
+    ] {
         assert!(b.ask(bad).starts_with("ERROR "), "{bad}");
     }
     // The last good START still holds: a 5x5 game.
@@ -65,7 +75,17 @@ fn start_accepts_5_to_32_and_rejects_the_rest() {
 #[test]
 fn commands_before_start_are_errors() {
     let mut b = Brain::start();
-    for cmd in ["BEGIN", "TURN 7,7", "PLAY 7,7", "TAKEBACK 7,7", "RESTART", "YXSHOWFORBID", "YXNBEST 2", "BOARD\n7,7,1\nDONE", "SWAP2BOARD\nDONE"] {
+    for cmd in [
+        "BEGIN",
+        "TURN 7,7",
+        "PLAY 7,7",
+        "TAKEBACK 7,7",
+        "RESTART",
+        "YXSHOWFORBID",
+        "YXNBEST 2",
+        "BOARD\n7,7,1\nDONE",
+        "SWAP2BOARD\nDONE",
+    ] {
         assert!(b.ask(cmd).starts_with("ERROR "), "{cmd}");
     }
     b.expect_silence();
@@ -329,7 +349,10 @@ fn messages_show_depth_score_nodes_speed_time_and_pv() {
     b.send("INFO show_detail 1");
     let lines = b.ask_all(&format!("BOARD\n{OPEN_FOUR}\nDONE"));
     let mv = expect_move(lines.last().unwrap());
-    assert!(lines.iter().any(|l| l.starts_with("MESSAGE Depth 1-1 | Eval +M1 | Nodes ") && l.contains("| PV ")), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("MESSAGE Depth 1-1 | Eval +M1 | Nodes ") && l.contains("| PV ")),
+        "{lines:?}"
+    );
     assert!(lines.contains(&format!("MESSAGE REALTIME BEST {},{}", mv.0, mv.1)), "{lines:?}");
     // Losing: the opponent has the open four and we cannot stop both ends.
     b.send("INFO show_detail 0");
@@ -475,7 +498,13 @@ fn depth_and_node_limits_stop_the_search() {
 #[test]
 fn memory_and_thread_settings_are_accepted() {
     let mut b = Brain::start();
-    for setting in ["INFO max_memory 20000000", "INFO max_memory 1000", "INFO hash_size 4096", "INFO max_memory 0", "INFO thread_num 4"] {
+    for setting in [
+        "INFO max_memory 20000000",
+        "INFO max_memory 1000",
+        "INFO hash_size 4096",
+        "INFO max_memory 0",
+        "INFO thread_num 4",
+    ] {
         b.send(setting);
         b.new_game(15, 100);
         expect_move(&b.ask("BEGIN"));
@@ -616,5 +645,8 @@ fn a_script_may_send_everything_at_once() {
         }
     }
     expect_move(turn.last().unwrap());
-    assert!(turn.iter().any(|l| l.starts_with("MESSAGE depth 2-")), "the queued TURN searched deeper than one ply: {turn:?}");
+    assert!(
+        turn.iter().any(|l| l.starts_with("MESSAGE depth 2-")),
+        "the queued TURN searched deeper than one ply: {turn:?}"
+    );
 }
