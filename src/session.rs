@@ -47,6 +47,9 @@ pub const MEMORY_SHARE_PERCENT: u64 = 70;
 pub const MIN_HASH_BYTES: u64 = 256 << 10;
 /// Largest table the engine allocates (`INFO hash_size` and `max_memory` are capped here).
 pub const MAX_HASH_BYTES: u64 = 4 << 30;
+/// Longest time accepted from `INFO timeout_turn`, `timeout_match` and `time_left` (about
+/// 35 years; larger values mean the same and would overflow the time arithmetic).
+pub const MAX_TIME_MS: u64 = 1 << 40;
 /// Most search threads accepted from `INFO thread_num`.
 pub const MAX_THREADS: i128 = 512;
 /// Most lines `YXNBEST` reports.
@@ -658,10 +661,10 @@ impl Session {
             Ok(u64::try_from(n).unwrap_or(u64::MAX))
         };
         match key {
-            "timeout_turn" => self.clock.turn_ms = non_negative()?,
-            "timeout_match" => self.clock.match_ms = non_negative()?,
+            "timeout_turn" => self.clock.turn_ms = non_negative()?.min(MAX_TIME_MS),
+            "timeout_match" => self.clock.match_ms = non_negative()?.min(MAX_TIME_MS),
             "time_left" => {
-                self.clock.left_ms = Some(non_negative()?);
+                self.clock.left_ms = Some(non_negative()?.min(MAX_TIME_MS));
                 self.spent_ms = 0;
             }
             "max_memory" => self.hash = HashSize::Memory(non_negative()?),

@@ -496,6 +496,33 @@ fn depth_and_node_limits_stop_the_search() {
 }
 
 #[test]
+fn extreme_numbers_are_survived() {
+    let mut b = Brain::start();
+    b.new_game(15, 100);
+    let huge = "18446744073709551615";
+    for key in
+        ["timeout_turn", "timeout_match", "time_left", "max_memory", "hash_size", "max_node", "max_depth", "thread_num"]
+    {
+        b.send(&format!("INFO {key} {huge}"));
+    }
+    b.send("INFO max_memory 0\nINFO hash_size 0\nINFO thread_num 1\nINFO max_depth 0");
+    b.expect_silence();
+    // No time limit to speak of: the opening move needs no search, the next is stopped.
+    assert_eq!(b.ask("BEGIN"), "7,7");
+    b.send("TURN 8,8");
+    assert!(b.line().starts_with("MESSAGE "));
+    expect_move(&b.ask("YXSTOP"));
+    b.send("INFO timeout_turn 100\nINFO timeout_match 0");
+    expect_move(&b.ask("TURN 0,0"));
+    // As many lines as there are candidates; a count beyond 64-bit integers is malformed.
+    expect_move(&b.ask("YXNBEST 9223372036854775807"));
+    assert!(b.ask(&format!("YXNBEST {huge}")).starts_with("ERROR "));
+    // A number too long for any integer type is not a number.
+    b.send(&format!("INFO time_left {}", "9".repeat(50)));
+    assert!(b.ask("ABOUT").starts_with("ERROR INFO time_left"));
+}
+
+#[test]
 fn memory_and_thread_settings_are_accepted() {
     let mut b = Brain::start();
     for setting in [
