@@ -2,6 +2,25 @@
 
 use std::process::ExitCode;
 
+const USAGE: &str = "\
+Usage: pbrain-fivefold [COMMAND] [OPTIONS]
+
+With no command, speaks the Gomocup (Piskvork) protocol on stdin/stdout.
+
+Commands:
+  play        play against the engine in the terminal
+  analyse     best moves, scores and forced wins of a position (also: analyze)
+  solve       VCF/VCT threat-space solver for a position
+  bench       fixed-depth search benchmark (--board: make/unmake speed)
+  puzzles     run the engine on puzzle files and count good answers
+  selfplay    in-process games between search settings
+  openings    balanced openings for match runners
+  tune        fit the evaluation weights to self-play results
+  help        this text
+
+Positions for play/analyse/solve: --moves \"h8 i9 ...\" (or x,y squares), --file F
+(diagram, .psq or .sgf), --rule freestyle|exact5|renju|caro|caro-exact5, --size N.";
+
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
         .target(env_logger::Target::Stderr)
@@ -32,7 +51,35 @@ fn main() -> ExitCode {
         Some("tune") => finish(fivefold::tune::run(&args[2..])),
         Some("play") => finish(fivefold::play::run(&args[2..])),
         Some("analyse") | Some("analyze") => finish(fivefold::analyse::run(&args[2..])),
-        _ => ExitCode::SUCCESS,
+        Some("help") | Some("--help") | Some("-h") => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        Some("--version") | Some("-V") => {
+            println!("pbrain-fivefold {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        // No argument (as managers start engines), or an option we do not know (a manager
+        // may pass its own): the protocol on stdin/stdout.
+        None | Some("protocol") => protocol(),
+        Some(flag) if flag.starts_with('-') => {
+            eprintln!("pbrain-fivefold: ignoring unknown option '{flag}'; speaking the Gomocup protocol");
+            protocol()
+        }
+        Some(other) => {
+            eprintln!("error: unknown command '{other}'\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn protocol() -> ExitCode {
+    match fivefold::session::run_stdio() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pbrain-fivefold: {e:#}");
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -46,7 +46,7 @@ pub fn budget(clock: &Clock, empty_squares: usize) -> Budget {
     let turn_cap = if clock.turn_ms == 0 {
         0
     } else {
-        clock.turn_ms.saturating_sub(RESERVE_MS.max(clock.turn_ms * 3 / 100))
+        clock.turn_ms.saturating_sub(RESERVE_MS.max(clock.turn_ms / 100 * 3))
     };
     let mut hard = turn_cap;
     let mut soft = turn_cap;
@@ -59,7 +59,7 @@ pub fn budget(clock: &Clock, empty_squares: usize) -> Budget {
     if let Some(left) = left {
         // Keep a reserve for the rest of the game and plan for many more moves:
         // Gomoku games rarely outlast ~60 own moves, but the board may allow fewer.
-        let usable = left.saturating_sub(RESERVE_MS + left / 50);
+        let usable = left.saturating_sub(RESERVE_MS.saturating_add(left / 50));
         let moves_to_go = ((empty_squares as u64) / 2).clamp(8, 30);
         let share = usable / moves_to_go;
         // Allow one move to take up to a quarter of what is usable when it needs to.
@@ -69,7 +69,7 @@ pub fn budget(clock: &Clock, empty_squares: usize) -> Budget {
     }
     // Target a fraction of the hard limit: deepening one more ply costs several times
     // the last one, so starting one near the limit rarely finishes.
-    soft = soft.min(hard).min(hard * 6 / 10 + 1);
+    soft = soft.min(hard).min(hard / 10 * 6 + 1);
     Budget { soft: Duration::from_millis(soft), hard: Duration::from_millis(hard) }
 }
 
@@ -125,6 +125,12 @@ mod tests {
         assert!(ms(b.hard) < 100);
         let b = budget(&Clock { turn_ms: 30_000, match_ms: 60_000, left_ms: Some(10) }, 100);
         assert_eq!(ms(b.hard), 0);
+    }
+
+    #[test]
+    fn huge_values_do_not_overflow() {
+        let b = budget(&Clock { turn_ms: u64::MAX, match_ms: u64::MAX, left_ms: Some(u64::MAX) }, 1000);
+        assert!(b.soft <= b.hard);
     }
 
     #[test]

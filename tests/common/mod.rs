@@ -1,0 +1,217 @@
+//! A test-side manager: starts the real `pbrain-fivefold` binary and talks to it.
+//!
+//! Every line the engine writes is checked to be a protocol line (a reply, `MESSAGE` or
+//! `DEBUG`), whole, ending with a line feed, with no carriage return or other control
+//! character inside.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Longest wait for a line before a test fails (searches in tests are short; this only
+/// guards against a hung engine).
+pub const WAIT: Duration = Duration::from_secs(60);
+
+pub struct Brain {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+    /// Every line received so far.
+    pub log: Vec<String>,
+}
+
+/// Whether a line is something the protocol allows the engine to write.
+pub fn is_protocol_line(l: &str) -> bool {
+    if l.chars().any(|c| c.is_control()) {
+        return false;
+    }
+    l == "OK"
+        || l == "SWAP"
+        || l.starts_with("ERROR ")
+        || l.starts_with("UNKNOWN ")
+        || l.starts_with("MESSAGE ")
+        || l.starts_with("DEBUG ")
+        || l.starts_with("name=\"")
+        || is_forbid_line(l)
+        || (!l.is_empty() && l.split(' ').all(|m| parse_xy(m).is_some()))
+}
+
+/// `FORBID` followed by groups of four digits and a final `.`.
+pub fn is_forbid_line(l: &str) -> bool {
+    let Some(rest) = l.strip_prefix("FORBID ").and_then(|r| r.strip_suffix('.')) else { return false };
+    rest.len() % 4 == 0 && rest.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The squares of a `FORBID` line.
+pub fn forbid_squares(l: &str) -> Vec<(usize, usize)> {
+    assert!(is_forbid_line(l), "not a FORBID line: {l}");
+    let digits = &l["FORBID ".len()..l.len() - 1];
+    digits
+        .as_bytes()
+        .chunks(4)
+        .map(|c| {
+            let n = |a: u8, b: u8| ((a - b'0') * 10 + (b - b'0')) as usize;
+            (n(c[0], c[1]), n(c[2], c[3]))
+        })
+        .collect()
+}
+
+/// `x,y` with plain non-negative numbers.
+pub fn parse_xy(s: &str) -> Option<(usize, usize)> {
+    let (a, b) = s.split_once(',')?;
+    let ok = |t: &str| !t.is_empty() && t.bytes().all(|c| c.is_ascii_digit());
+    if !ok(a) || !ok(b) {
+        return None;
+    }
+    Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// A move reply, or a test failure saying what came instead.
+pub fn expect_move(l: &str) -> (usize, usize) {
+    parse_xy(l).unwrap_or_else(|| panic!("expected a move, got '{l}'"))
+}
+
+impl Brain {
+    pub fn start() -> Brain {
+        Brain::with_args(&[])
+    }
+
+    pub fn with_args(args: &[&str]) -> Brain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
+            .args(args)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start pbrain-fivefold");
+        let stdout = child.stdout.take().expect("engine stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {
+                        let text = match String::from_utf8(buf.clone()) {
+                            Ok(t) => t,
+                            Err(_) => format!("<invalid UTF-8: {:?}>", buf),
+                        };
+                        if tx.send(text).is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        Brain { child, stdin, lines: rx, log: Vec::new() }
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Sends text (one or more lines); a line feed is added at the end.
+    pub fn send(&mut self, text: &str) {
+        self.send_bytes(format!("{text}\n").as_bytes());
+    }
+
+    pub fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(bytes).expect("write to engine");
+        stdin.flush().expect("flush to engine");
+    }
+
+    /// Closes the engine's input (end of file).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// The next line, if one comes within `wait`.
+    pub fn try_line(&mut self, wait: Duration) -> Option<String> {
+        match self.lines.recv_timeout(wait) {
+            Ok(raw) => {
+                let line = raw.strip_suffix('\n').unwrap_or_else(|| panic!("line without line end: {raw:?}"));
+                assert!(is_protocol_line(line), "not a protocol line: {line:?}");
+                self.log.push(line.to_string());
+                Some(line.to_string())
+            }
+            Err(RecvTimeoutError::Timeout) => None,
+            Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// The next line of any kind.
+    pub fn line(&mut self) -> String {
+        self.try_line(WAIT).unwrap_or_else(|| panic!("no line from the engine; so far: {:?}", self.log))
+    }
+
+    /// The next reply, skipping `MESSAGE` and `DEBUG` lines.
+    pub fn reply(&mut self) -> String {
+        loop {
+            let l = self.line();
+            if !l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ") {
+                return l;
+            }
+        }
+    }
+
+    /// Sends a command and returns its reply.
+    pub fn ask(&mut self, cmd: &str) -> String {
+        self.send(cmd);
+        self.reply()
+    }
+
+    /// Sends a command and returns every line up to and including its reply.
+    pub fn ask_all(&mut self, cmd: &str) -> Vec<String> {
+        self.send(cmd);
+        let mut v = Vec::new();
+        loop {
+            let l = self.line();
+            let done = !l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ");
+            v.push(l);
+            if done {
+                return v;
+            }
+        }
+    }
+
+    /// Checks that nothing was written since the last reply: sends `ABOUT` and expects
+    /// its answer as the very next line.
+    pub fn expect_silence(&mut self) {
+        self.send("ABOUT");
+        let l = self.line();
+        assert!(l.starts_with("name=\"Fivefold\""), "expected no output before the ABOUT reply, got {l:?}");
+    }
+
+    /// `START n` with a short time per move; expects `OK`.
+    pub fn new_game(&mut self, size: usize, turn_ms: u64) {
+        assert_eq!(self.ask(&format!("START {size}")), "OK");
+        self.send(&format!("INFO timeout_turn {turn_ms}"));
+    }
+
+    /// Waits for the process to end.
+    pub fn wait_exit(&mut self, within: Duration) -> Option<ExitStatus> {
+        let start = Instant::now();
+        while start.elapsed() < within {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        None
+    }
+}
+
+impl Drop for Brain {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
