@@ -7,7 +7,8 @@
 #   RULE        0 freestyle, 1 exact five, 4 renju
 # Environment: CGOMOKU = path to c-gomoku-cli (default: c-gomoku-cli on PATH),
 #              FIVEFOLD = engine used to generate the openings (default: ENGINE_A),
-#              OUT = directory for the logs (default: a new temporary directory).
+#              OUT = directory for the logs (default: a new temporary directory),
+#              THREADS = search threads per engine (default 1, sent as INFO thread_num).
 # Openings: GAMES/2 balanced 3-stone openings generated with `FIVEFOLD openings`, each played
 # with both colours (-repeat). Nothing is downloaded or built here.
 set -euo pipefail
@@ -21,11 +22,11 @@ mkdir -p "$OUT"
 "$GEN" openings --count $(( (GAMES + 1) / 2 )) --size "$SIZE" --rule "$RULE" --seed 7 --format offset > "$OUT/openings.txt"
 NA=$(basename "$(dirname "$A")")-$(basename "$A"); NB=$(basename "$(dirname "$B")")-$(basename "$B")
 [ "$NA" = "$NB" ] && NB="$NB-b"
-(cd "$OUT" && "$CLI" -engine "name=$NA" "cmd=$A" -engine "name=$NB" "cmd=$B" -each "tc=$TC" \
+(cd "$OUT" && "$CLI" -engine "name=$NA" "cmd=$A" -engine "name=$NB" "cmd=$B" -each "tc=$TC" "thread=${THREADS:-1}" \
   -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency "$CONC" -drawafter $((SIZE * SIZE)) \
   -openings "file=$OUT/openings.txt" type=offset order=sequential \
   -sgf games.sgf -pgn games.pgn -msg messages.txt > match.out 2>&1) || true
-grep -E "timeout|crash|illegal|forbidden|error" "$OUT/match.out" | head -n 20 || true
+grep -iE "timeout at|time ?out|crash|illegal|forbid|output error" "$OUT/match.out" | head -n 20 || true
 LAST=$(grep "Score of" "$OUT/match.out" | tail -n 1)
 echo "$LAST"
 echo "$LAST" | awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { w = $(i-1); l = $(i+1); d = $(i+3); break }
