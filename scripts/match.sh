@@ -26,7 +26,7 @@ NA=$(basename "$(dirname "$A")")-$(basename "$A"); NB=$(basename "$(dirname "$B"
   -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency "$CONC" -drawafter $((SIZE * SIZE)) \
   -openings "file=$OUT/openings.txt" type=offset order=sequential \
   -sgf games.sgf -pgn games.pgn -msg messages.txt > match.out 2>&1) || true
-grep -iE "timeout at|time ?out|crash|illegal|forbid|output error" "$OUT/match.out" | head -n 20 || true
+grep -iE "timeout at|time ?out|crash|illegal|forbid|output error" "$OUT/match.out" | grep -v "timeoutTurn\|timeoutMatch" | head -n 20 || true
 LAST=$(grep "Score of" "$OUT/match.out" | tail -n 1)
 echo "$LAST"
 echo "$LAST" | awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { w = $(i-1); l = $(i+1); d = $(i+3); break }
