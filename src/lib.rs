@@ -8,6 +8,7 @@ pub mod eval;
 pub mod notation;
 pub mod pattern;
 pub mod rules;
+pub mod solve;
 pub mod threat;
 pub mod types;
 

@@ -1020,6 +1020,7 @@ impl ThreatSolver {
         let mut budget = budget;
         let ok = loop {
             let a = b.side_to_move();
+            let d = a.opp();
             if b.count(a, Threat::Five) > 0 {
                 let f = fives(b, a, b.last_move().unwrap_or(Pos::NONE));
                 line.push(f.as_slice()[0]);
@@ -1035,7 +1036,15 @@ impl ThreatSolver {
                 let f = fives(b, a, m);
                 let k = kills(b, a, &f);
                 if k.len() == 0 {
-                    // Nothing stops the five: the defender's move does not matter.
+                    // Nothing stops every five. Show a block if there is a legal one (the
+                    // five comes elsewhere), else the defender's move does not matter.
+                    if let Some(&s) = f.as_slice().iter().find(|&&s| can_play(b, s, d)) {
+                        line.push(s);
+                        self.make(b, s);
+                        made += 1;
+                        budget = budget.saturating_sub(1);
+                        continue;
+                    }
                     line.push(Pos::NONE);
                     line.push(f.as_slice()[0]);
                     break true;
