@@ -504,7 +504,9 @@ mod tests {
         assert_eq!(k("..X*X..", s), Pat::OpenThree);
         assert_eq!(k("|X*X...", s), Pat::Three);
         assert_eq!(k("..X*...", s), Pat::OpenTwo);
-        assert_eq!(k("O.X*...O", s), Pat::Two);
+        assert_eq!(k("O.X*...O", s), Pat::OpenTwo);
+        // Five free squares between blockers can never hold an open four.
+        assert_eq!(k("O.X*..O", s), Pat::Two);
         assert_eq!(k("O*...O", s), Pat::None);
     }
 
@@ -524,7 +526,9 @@ mod tests {
         assert_eq!(k("OXX*XXO", Kind::CaroStd), Pat::None);
         assert_eq!(k("OXX*XX.", Kind::CaroStd), Pat::Five);
         assert_eq!(k("|XX*XX|", Kind::CaroStd), Pat::Five);
-        assert_eq!(k("OX*XX.O", Kind::CaroStd), Pat::Four);
+        // The only five would be blocked at both ends: a dead line in caro.
+        assert_eq!(k("OX*XX.O", Kind::CaroStd), Pat::None);
+        assert_eq!(k("OX*XX..O", Kind::CaroStd), Pat::Four);
         assert_eq!(k("OXX*XXXO", Kind::CaroExact), Pat::Overline);
     }
 
