@@ -1062,11 +1062,20 @@ impl ThreatSolver {
                 let cands: Vec<Pos> = self.moves[start..].iter().map(|x| x.1).collect();
                 self.moves.truncate(start);
                 if cands.is_empty() {
-                    // No legal defence: the defender's move does not matter. The side to
-                    // move is put right by the unmakes at the end (each restores the
-                    // colour of the move it takes back, the first one the attacker).
-                    line.push(Pos::NONE);
-                    b.set_side_to_move(a);
+                    // Nothing stops every open four (a double three, say). Show the block
+                    // of one open-four square if the defender may play there; otherwise
+                    // the defender's move does not matter. (The side to move is put right
+                    // by the unmakes at the end: each restores the colour of the move it
+                    // takes back, the first one the attacker.)
+                    let w = self.open_four_squares(b, a);
+                    if let Some(&r) = w.as_slice().iter().find(|&&r| can_play(b, r, d)) {
+                        line.push(r);
+                        self.make(b, r);
+                        made += 1;
+                    } else {
+                        line.push(Pos::NONE);
+                        b.set_side_to_move(a);
+                    }
                 } else {
                     let Some(r) = self.stubborn(b, cands, budget, vct, ctl) else { break false };
                     line.push(r);
