@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! pbrain-fivefold solve --moves "h8 i9 h9 ..." [--rule renju] [--size 15] [--vct] [--json]
+//! pbrain-fivefold solve --moves "..." --vcf-threats  # a VCT whose quiet moves may threaten a VCF
 //! pbrain-fivefold solve --file position.txt [--tomove black|white] ...
 //! pbrain-fivefold solve --moves "..." --defend      # replies to the opponent's VCF
 //! pbrain-fivefold solve --suite ../shared/puzzles/win.txt
@@ -29,7 +30,7 @@ pub const VCF_NODES: u64 = 10_000_000;
 pub const VCT_NODES: u64 = 2_000_000;
 
 const USAGE: &str = "usage: pbrain-fivefold solve (--moves \"h8 i9 ...\" | --file DIAGRAM | --suite PUZZLES) \
-[--rule freestyle|exact5|renju|caro|caro-exact5|N] [--size N] [--tomove black|white] [--vct] [--defend] \
+[--rule freestyle|exact5|renju|caro|caro-exact5|N] [--size N] [--tomove black|white] [--vct] [--vcf-threats] [--defend] \
 [--max-plies N] [--nodes N] [--json]";
 
 struct Options {
@@ -40,6 +41,7 @@ struct Options {
     size: usize,
     tomove: Option<Color>,
     vct: bool,
+    vcf_threats: bool,
     defend: bool,
     max_plies: Option<usize>,
     nodes: Option<u64>,
@@ -55,6 +57,7 @@ fn parse_options(args: &[String]) -> Result<Options> {
         size: 15,
         tomove: None,
         vct: false,
+        vcf_threats: false,
         defend: false,
         max_plies: None,
         nodes: None,
@@ -94,6 +97,10 @@ fn parse_options(args: &[String]) -> Result<Options> {
                 o.nodes = Some(v.parse().map_err(|_| anyhow!("--nodes: '{v}' is not a number"))?);
             }
             "--vct" => o.vct = true,
+            "--vcf-threats" => {
+                o.vct = true;
+                o.vcf_threats = true;
+            }
             "--defend" => o.defend = true,
             "--json" => o.json = true,
             "-h" | "--help" => bail!("{USAGE}"),
@@ -151,6 +158,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let me = b.side_to_move();
     let h = b.height();
     let mut solver = ThreatSolver::new();
+    solver.set_vcf_threats(o.vcf_threats);
     if o.defend {
         let plies = o.max_plies.unwrap_or(VCF_PLIES);
         let nodes = o.nodes.unwrap_or(VCF_NODES);
@@ -335,6 +343,7 @@ fn run_suite(path: &str, o: &Options) -> Result<()> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
     let puzzles = parse_puzzles(&text)?;
     let mut solver = ThreatSolver::new();
+    solver.set_vcf_threats(o.vcf_threats);
     let (mut vcf, mut vct) = (Tally::default(), Tally::default());
     for pz in &puzzles {
         let is_vct = match pz.kind.as_str() {

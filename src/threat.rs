@@ -27,13 +27,16 @@
 //! moves together, the five included: a VCF with `n` fours before the five is `2n + 1` plies.
 
 use crate::board::Board;
-use crate::pattern::{Pat, Threat};
+use crate::pattern::{combine, slot, Pat, Threat};
 use crate::rules;
 use crate::types::{Color, Pos, Rule, CELLS};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Table size used by [`ThreatSolver::new`]: 2^18 entries of 16 bytes (4 MiB).
 pub const DEFAULT_TABLE_BITS: u32 = 18;
+/// Plies of the defender's own VCF looked for at every VCT defence (four fours and the
+/// five): a cheap refutation of the attacker's threat.
+const DEFENDER_VCF_PLIES: u16 = 9;
 /// Longest line (in plies) the solver will look for.
 pub const MAX_PLIES: usize = 1000;
 
@@ -183,6 +186,10 @@ pub struct ThreatSolver {
     nodes: u64,
     node_limit: u64,
     aborted: bool,
+    /// A spare list of squares.
+    scratch: Vec<Pos>,
+    /// Whether the VCT also uses VCF threats (see [`ThreatSolver::set_vcf_threats`]).
+    vcf_threats: bool,
 }
 
 impl Default for ThreatSolver {
@@ -383,6 +390,8 @@ fn threat_rank(b: &mut Board, p: Pos, c: Color) -> Option<i32> {
         Threat::FourTwo => Some(3),
         Threat::OpenThree => Some(2),
         Threat::Four => Some(1),
+        // A closed three: a quiet move that may threaten a VCF.
+        Threat::Three | Threat::ThreeTwo => Some(0),
         _ => None,
     }
 }
@@ -403,6 +412,19 @@ impl ThreatSolver {
             nodes: 0,
             node_limit: u64::MAX,
             aborted: false,
+            scratch: Vec::with_capacity(64),
+            vcf_threats: false,
+        }
+    }
+
+    /// Whether the VCT's attacker may also play quiet moves that threaten a VCF (a
+    /// closed three that prepares a four-three, say), answered by every move that breaks
+    /// the VCF. Off by default (it widens the search a lot); off, the VCT uses fours and
+    /// threes only.
+    pub fn set_vcf_threats(&mut self, on: bool) {
+        if on != self.vcf_threats {
+            self.vcf_threats = on;
+            self.tt.clear(); // VCT results depend on it
         }
     }
 
@@ -760,21 +782,21 @@ impl ThreatSolver {
     fn gen_fours(&mut self, b: &mut Board, a: Color) {
         let start = self.moves.len();
         let (l1, l2) = last_moves(b, a);
-        let mut found: [Pos; 64] = [Pos::NONE; 64];
-        let mut n = 0;
+        let mut found = std::mem::take(&mut self.scratch);
+        found.clear();
         let rb = renju_black(b, a);
         for_empty(b, 2, |p| {
             let t = b.threat(p, a);
-            if ((t >= Threat::Four && t <= Threat::OpenFour) || (rb && t == Threat::DoubleThree)) && n < found.len() {
-                found[n] = p;
-                n += 1;
+            if (t >= Threat::Four && t <= Threat::OpenFour) || (rb && t == Threat::DoubleThree) {
+                found.push(p);
             }
         });
-        for &p in &found[..n] {
+        for &p in &found {
             if let Some(r) = four_rank(b, p, a) {
                 self.moves.push((r * 16 + prox(p, l1) * 4 + prox(p, l2), p));
             }
         }
+        self.scratch = found;
         self.moves[start..].sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
     }
 
@@ -873,14 +895,20 @@ impl ThreatSolver {
             return None;
         }
         let start = self.moves.len();
-        if !self.defence_candidates(b, a) {
+        let Some(free_len) = self.defence_candidates(b, a, budget, ctl) else {
             return None; // no threat: the defender is free
-        }
+        };
         let end = self.moves.len();
+        // A short VCF of the defender beats any threat short of a four: it forces every
+        // attacker move until its five.
+        if b.count_at_least(d, Threat::Four) > 0 && self.vcf_attack(b, DEFENDER_VCF_PLIES, ctl).is_some() {
+            self.moves.truncate(start);
+            return None;
+        }
         if start == end {
-            // No legal move stops the open four (renju black whose blocks are all fouls):
-            // any reply, the open four, a block, the five.
-            return Some(4);
+            // No legal move stops the threat (a double three, say): the defender's move
+            // does not matter.
+            return Some(free_len);
         }
         let mut worst = 0;
         let mut ok = true;
@@ -929,14 +957,18 @@ impl ThreatSolver {
         out
     }
 
-    /// Pushes the defender's replies to the attacker's threat (three): squares that
-    /// destroy every open-four square of the attacker, and the defender's fours. Returns
-    /// false (pushing nothing) if the attacker threatens nothing.
-    fn defence_candidates(&mut self, b: &mut Board, a: Color) -> bool {
+    /// Pushes the defender's replies to the attacker's threat, the defender to move with
+    /// `budget` plies left. A *three* (the attacker has open-four squares): the squares
+    /// that destroy every open-four square, and the defender's fours. A *VCF threat* (the
+    /// attacker would have a VCF if it moved again): every move after which the
+    /// attacker's VCF line no longer works (checked by replaying it), fours included.
+    /// Returns `None` (pushing nothing) if the attacker threatens nothing, else the plies
+    /// to the five if the defender's move does not matter.
+    fn defence_candidates(&mut self, b: &mut Board, a: Color, budget: u16, ctl: Ctl) -> Option<u16> {
         let d = a.opp();
         let w = self.open_four_squares(b, a);
         if w.len() == 0 {
-            return false;
+            return self.vcf_threat_candidates(b, a, budget, ctl);
         }
         let stamp = self.next_generation();
         let need = w.len() as u32;
@@ -965,15 +997,22 @@ impl ThreatSolver {
         }
         let start = self.moves.len();
         let (l1, _) = last_moves(b, a);
+        let prefilter = !is_caro(b.rule());
         for &q in &touched {
-            if self.marks[q.idx()] & 0xFF == need && can_play(b, q, d) {
-                let score = if w.contains(q) { 8 } else { 0 } + prox(q, l1);
-                self.moves.push((score, q));
-                self.marks[q.idx()] |= 0x80; // listed
+            if self.marks[q.idx()] & 0xFF != need || !can_play(b, q, d) {
+                continue;
             }
+            self.marks[q.idx()] |= 0x80; // listed (a four of the defender is pushed once)
+            let four = b.threat(q, d).is_four_or_better();
+            if prefilter && !four && w.as_slice().iter().any(|&p| open_four_survives(b, p, q, a)) {
+                continue; // the attacker still has an open four: refuted at once
+            }
+            let score = if w.contains(q) { 8 } else { 0 } + prox(q, l1);
+            self.moves.push((score, q));
         }
         // Counter-fours anywhere.
-        let mut fours = PosList::new();
+        let mut fours = std::mem::take(&mut self.scratch);
+        fours.clear();
         let rbd = renju_black(b, d);
         for_empty(b, 2, |p| {
             let t = b.threat(p, d);
@@ -981,32 +1020,189 @@ impl ThreatSolver {
                 fours.push(p);
             }
         });
-        for &p in fours.as_slice() {
+        for &p in &fours {
             let listed = self.marks[p.idx()] >> 8 == stamp && self.marks[p.idx()] & 0x80 != 0;
             if !listed && four_rank(b, p, d).is_some() {
                 self.moves.push((-1, p));
             }
         }
+        self.scratch = fours;
         self.moves[start..].sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
-        true
+        Some(4)
+    }
+
+    /// The VCF-threat half of [`ThreatSolver::defence_candidates`].
+    fn vcf_threat_candidates(&mut self, b: &mut Board, a: Color, budget: u16, ctl: Ctl) -> Option<u16> {
+        let d = a.opp();
+        if !self.vcf_threats || budget < 4 {
+            return None;
+        }
+        // The attacker's VCF, as if it were to move, short enough to follow one reply.
+        b.set_side_to_move(a);
+        let found = self.vcf_attack(b, budget - 1, ctl).is_some();
+        let traced = if found { self.vcf_line_tt(b, budget - 1) } else { None };
+        b.set_side_to_move(d);
+        let (line, seen) = traced?;
+
+        // Squares that might break the line: its own squares, every five square of the
+        // attacker along it, squares near the defender's replies (a counter-four made
+        // with them), near the five squares in caro (a stone beyond a five blocks it),
+        // and the defender's fours. Each is tried by replaying the line after it.
+        let stamp = self.next_generation();
+        let mut cands = std::mem::take(&mut self.scratch);
+        cands.clear();
+        let marks = &mut self.marks;
+        let mut add = |q: Pos| {
+            if b.is_empty(q) && marks[q.idx()] >> 8 != stamp {
+                marks[q.idx()] = stamp << 8;
+                cands.push(q);
+            }
+        };
+        let caro = is_caro(b.rule());
+        for (i, &p) in line.iter().enumerate() {
+            if p.is_none() {
+                continue;
+            }
+            add(p);
+            if i % 2 == 1 {
+                for dir in 0..4 {
+                    for k in 1..=4isize {
+                        add(p.step(dir, k));
+                        add(p.step(dir, -k));
+                    }
+                }
+            }
+        }
+        for &p in &seen {
+            add(p);
+            if caro {
+                for dir in 0..4 {
+                    for k in 1..=5isize {
+                        add(p.step(dir, k));
+                        add(p.step(dir, -k));
+                    }
+                }
+            }
+        }
+        let rbd = renju_black(b, d);
+        for_empty(b, 2, |p| {
+            let t = b.threat(p, d);
+            if (t >= Threat::Four && t <= Threat::OpenFour) || (rbd && t == Threat::DoubleThree) {
+                add(p);
+            }
+        });
+        let start = self.moves.len();
+        for (i, &r) in cands.iter().enumerate() {
+            if !can_play(b, r, d) {
+                continue;
+            }
+            self.make(b, r);
+            let breaks = !replay_counted(b, &line, &mut self.nodes);
+            b.unmake();
+            if breaks {
+                let on_line = line.contains(&r) as i32;
+                self.moves.push((on_line * 1000 - i as i32, r));
+            }
+        }
+        self.scratch = cands;
+        self.moves[start..].sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+        Some(1 + line.len() as u16)
+    }
+
+    /// The attacker's (side to move) VCF line from the table, without searching: `None`
+    /// if an entry is missing, if a defender's reply is not unique (caro), or if a renju
+    /// black move of the line is a double three (whose legality other stones could
+    /// change). Also returns every five square of the attacker met along the line. The
+    /// board is left as it was.
+    fn vcf_line_tt(&mut self, b: &mut Board, budget: u16) -> Option<(Vec<Pos>, Vec<Pos>)> {
+        let mut line = Vec::new();
+        let mut seen = Vec::new();
+        let mut made = 0;
+        let mut budget = budget;
+        let ok = loop {
+            let a = b.side_to_move();
+            let d = a.opp();
+            if b.count(a, Threat::Five) > 0 {
+                let f = fives(b, a, b.last_move().unwrap_or(Pos::NONE));
+                line.push(f.as_slice()[0]);
+                seen.extend_from_slice(f.as_slice());
+                break true;
+            }
+            let m = if b.count(d, Threat::Five) > 0 {
+                let f = fives(b, d, b.last_move().unwrap_or(Pos::NONE));
+                let k = kills(b, d, &f);
+                if k.len() != 1 {
+                    break false;
+                }
+                k.as_slice()[0]
+            } else {
+                match self.tt.probe(b.hash() ^ VCF_SALT) {
+                    Some(e) if e.flag == PROVEN && e.len <= budget && !e.mv.is_none() && b.is_empty(e.mv) => e.mv,
+                    _ if !is_caro(b.rule()) && b.count(a, Threat::OpenFour) > 0 => {
+                        let mut out = Pos::NONE;
+                        for_empty(b, 2, |p| {
+                            if out.is_none() && b.threat(p, a) == Threat::OpenFour {
+                                out = p;
+                            }
+                        });
+                        out
+                    }
+                    _ => break false,
+                }
+            };
+            if m.is_none() || !b.is_empty(m) || (renju_black(b, a) && b.threat(m, a) == Threat::DoubleThree) {
+                break false;
+            }
+            line.push(m);
+            b.make(m);
+            made += 1;
+            budget = budget.saturating_sub(2);
+            let f = fives(b, a, m);
+            if f.len() == 0 {
+                break false;
+            }
+            seen.extend_from_slice(f.as_slice());
+            let k = kills(b, a, &f);
+            match k.len() {
+                0 => {
+                    line.push(Pos::NONE);
+                    line.push(f.as_slice()[0]);
+                    break true;
+                }
+                1 => {
+                    let r = k.as_slice()[0];
+                    line.push(r);
+                    b.make(r);
+                    made += 1;
+                }
+                _ => break false,
+            }
+        };
+        for _ in 0..made {
+            b.unmake();
+        }
+        ok.then_some((line, seen))
     }
 
     /// Pushes the attacker's fours and threes, best first.
     fn gen_threats(&mut self, b: &mut Board, a: Color) {
         let start = self.moves.len();
         let (l1, l2) = last_moves(b, a);
-        let mut found: Vec<Pos> = Vec::with_capacity(64);
+        let mut found = std::mem::take(&mut self.scratch);
+        found.clear();
+        let vt = self.vcf_threats;
         for_empty(b, 2, |p| {
             let t = b.threat(p, a);
-            if t >= Threat::OpenThree && t <= Threat::OpenFour {
+            if (t >= Threat::OpenThree && t <= Threat::OpenFour) || (vt && (t == Threat::Three || t == Threat::ThreeTwo)) {
                 found.push(p);
             }
         });
-        for p in found {
+        for &p in &found {
             if let Some(r) = threat_rank(b, p, a) {
                 self.moves.push((r * 4 + prox(p, l1) * 3 + prox(p, l2), p));
             }
         }
+        self.scratch = found;
         self.moves[start..].sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
     }
 
@@ -1055,7 +1251,7 @@ impl ThreatSolver {
                 made += 1;
             } else {
                 let start = self.moves.len();
-                if !self.defence_candidates(b, a) {
+                if self.defence_candidates(b, a, budget, ctl).is_none() {
                     self.moves.truncate(start);
                     break false;
                 }
@@ -1156,6 +1352,31 @@ impl ThreatSolver {
     }
 }
 
+/// Whether `a`'s open-four square `w` (class `OpenFour`) certainly stays one when the
+/// defender plays at `q` (not caro, where blocked fives make this a board question). Only
+/// `w`'s line through `q` changes: its new shape comes from the line table.
+fn open_four_survives(b: &Board, w: Pos, q: Pos, a: Color) -> bool {
+    if w == q || b.threat(w, a) != Threat::OpenFour {
+        return false;
+    }
+    let (dx, dy) = (q.x() as isize - w.x() as isize, q.y() as isize - w.y() as isize);
+    let (dir, k) = match (dx, dy) {
+        (0, k) => (1, k),
+        (k, 0) => (0, k),
+        (x, y) if x == y => (2, x),
+        (x, y) if x == -y => (3, -x),
+        _ => return true, // not on a line through w
+    };
+    if k.abs() > 5 {
+        return true;
+    }
+    debug_assert_eq!(w.step(dir, k), q);
+    let key = b.key(w, dir) | ((a.opp().cell() as u32) << (2 * slot(k)));
+    let mut pats = b.pats(w, a);
+    pats[dir] = b.tables().pat(key, a);
+    combine(pats, renju_black(b, a)) == Threat::OpenFour
+}
+
 /// Caro: whether `a` playing `p` (a square of class `OpenFour`) makes two fives the
 /// defender cannot both stop, i.e. after every block a five remains. Leaves the board
 /// and the side to move as they were.
@@ -1175,6 +1396,12 @@ fn caro_open_four_wins(b: &mut Board, p: Pos, a: Color) -> bool {
 /// forced replies are the ones in the line (or the attacker wins sooner). The board is
 /// left as it was.
 pub fn replay_wins(b: &mut Board, line: &[Pos]) -> bool {
+    let mut nodes = 0;
+    replay_counted(b, line, &mut nodes)
+}
+
+/// [`replay_wins`], counting the moves it makes.
+fn replay_counted(b: &mut Board, line: &[Pos], nodes: &mut u64) -> bool {
     let a = b.side_to_move();
     let d = a.opp();
     let mut made = 0;
@@ -1188,6 +1415,7 @@ pub fn replay_wins(b: &mut Board, line: &[Pos]) -> bool {
             break false;
         }
         b.make(m);
+        *nodes += 1;
         made += 1;
         if b.count(d, Threat::Five) > 0 {
             break false; // the defender's five threat was not stopped
@@ -1206,6 +1434,7 @@ pub fn replay_wins(b: &mut Board, line: &[Pos]) -> bool {
             break false;
         }
         b.make(reply);
+        *nodes += 1;
         made += 1;
         i += 2;
     };

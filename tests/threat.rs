@@ -829,46 +829,105 @@ fn vct_stops_on_the_flag_and_the_node_limit() {
 /// Soundness of the defender's replies: on random positions, after the first move of
 /// every VCT found, each legal reply of the defender (every empty square, not only the
 /// solver's candidates) still leaves the attacker a five or a VCT two plies shorter.
+/// Both with threes only and with VCF threats.
 #[test]
 fn vct_defender_replies_are_complete() {
-    let mut rng = Rng(0x5EC0_7A11);
-    let mut s = ThreatSolver::with_table_bits(14);
     let mut checked = 0;
-    for rule in Rule::ALL {
-        let mut found = 0;
-        for i in 0..60 {
-            if found >= 4 {
-                break;
-            }
-            let mut b = random_position(&mut rng, rule, 9, 18 + i % 10);
-            let a = if i % 2 == 0 { Color::Black } else { Color::White };
-            b.set_side_to_move(a);
-            if b.count(a, Threat::Five) > 0 || b.count(a.opp(), Threat::Five) > 0 {
-                continue;
-            }
-            let Some(line) = s.vct(&mut b, 7, 20_000, None) else { continue };
-            if line.len() < 5 {
-                continue;
-            }
-            found += 1;
-            b.make(line[0]);
-            let d = a.opp();
-            for r in b.squares().collect::<Vec<_>>() {
-                if !b.is_empty(r) || (d == Color::Black && rule == Rule::Renju && rules::is_forbidden(&mut b, r)) {
+    for threats in [false, true] {
+        let mut rng = Rng(0x5EC0_7A11);
+        let mut s = ThreatSolver::with_table_bits(14);
+        s.set_vcf_threats(threats);
+        // VCF threats make every check much dearer: fewer positions.
+        let enough = if threats { 1 } else { 3 };
+        for rule in Rule::ALL {
+            let mut found = 0;
+            for i in 0..60 {
+                if found >= enough {
+                    break;
+                }
+                let mut b = random_position(&mut rng, rule, 9, 18 + i % 10);
+                let a = if i % 2 == 0 { Color::Black } else { Color::White };
+                b.set_side_to_move(a);
+                if b.count(a, Threat::Five) > 0 || b.count(a.opp(), Threat::Five) > 0 {
                     continue;
                 }
-                assert_ne!(b.threat(r, d), Threat::Five, "the defender can make five\n{}", b.to_diagram());
-                b.make(r);
-                let wins = b.count(a, Threat::Five) > 0 || s.has_vct(&mut b, line.len() - 2, 200_000, None);
-                assert!(wins, "{rule:?}: reply {r:?} refutes {:?}\n{}", line, b.to_diagram());
-                b.unmake();
-                checked += 1;
+                let Some(line) = s.vct(&mut b, 7, 20_000, None) else { continue };
+                if line.len() < 5 {
+                    continue;
+                }
+                found += 1;
+                checked += all_replies_lose(&mut s, &mut b, &line);
             }
-            b.unmake();
+            assert!(found >= enough.min(2), "{rule:?}: only {found} VCTs in the sample");
         }
-        assert!(found >= 2, "{rule:?}: only {found} VCTs in the sample");
     }
     assert!(checked > 500);
+}
+
+/// Plays the line's first move and checks every legal reply (returns how many).
+fn all_replies_lose(s: &mut ThreatSolver, b: &mut Board, line: &[Pos]) -> usize {
+    let a = b.side_to_move();
+    let d = a.opp();
+    let mut checked = 0;
+    b.make(line[0]);
+    for r in b.squares().collect::<Vec<_>>() {
+        if !b.is_empty(r) || (d == Color::Black && b.rule() == Rule::Renju && rules::is_forbidden(b, r)) {
+            continue;
+        }
+        assert_ne!(b.threat(r, d), Threat::Five, "the defender can make five\n{}", b.to_diagram());
+        b.make(r);
+        let wins = b.count(a, Threat::Five) > 0 || s.has_vct(b, line.len() - 2, 200_000, None);
+        assert!(wins, "{:?}: reply {r:?} refutes {line:?}\n{}", b.rule(), b.to_diagram());
+        b.unmake();
+        checked += 1;
+    }
+    b.unmake();
+    checked
+}
+
+/// Black's four scattered stones: no VCT of threes within eleven plies, but a quiet
+/// move that threatens a VCF starts one (found with VCF threats on, then every white
+/// reply to its first move is checked to lose).
+const VCF_THREAT: &str = "
+ 9 . . . . . . . . .
+ 8 . . . . . . . . .
+ 7 . . . . O X . . .
+ 6 . . X . . . . . .
+ 5 . . O . . . . . .
+ 4 . . O . . . X . .
+ 3 . . . . . X . . .
+ 2 . . . . . . . . .
+ 1 . . . . . . . . .
+";
+
+#[test]
+fn vct_with_vcf_threats() {
+    let mut b = pos(Rule::Freestyle, Color::Black, VCF_THREAT);
+    assert_eq!(vct(&mut b, 11), None);
+    let mut s = ThreatSolver::new();
+    s.set_vcf_threats(true);
+    let line = s.vct(&mut b, 11, 1_000_000, None).expect("VCT with VCF threats");
+    check_line(&b, &line, true);
+    assert!(line.len() <= 11);
+    // Some attacker move of the line is neither a four nor a three.
+    let mut quiet = 0;
+    for (i, &p) in line.iter().enumerate() {
+        if i % 2 == 0 && i + 1 < line.len() && b.threat(p, Color::Black) < Threat::OpenThree {
+            quiet += 1;
+        }
+        if p.is_none() {
+            let side = b.side_to_move();
+            b.set_side_to_move(side.opp());
+        } else {
+            b.make(p);
+        }
+    }
+    for _ in line.iter().filter(|p| !p.is_none()) {
+        b.unmake();
+    }
+    b.set_side_to_move(Color::Black);
+    assert!(quiet >= 1, "{:?}", names(&b, &line));
+    assert!(all_replies_lose(&mut s, &mut b, &line) > 40);
 }
 
 // ------------------------------------------------------------------ shared puzzles
