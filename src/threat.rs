@@ -291,19 +291,26 @@ fn kills(b: &mut Board, c: Color, f: &PosList) -> PosList {
         }
         return out;
     }
-    // A stone that stops the five at s0 is s0 itself or on one of its lines.
-    let mut cands = [Pos::NONE; 41];
+    // A stone that stops the five at s0 is s0 itself, or the free end of a run through
+    // s0 whose other end is already the mover's stone (the five would be blocked at
+    // both ends). Each candidate is then checked on the board.
+    let mut cands = [Pos::NONE; 9];
     let mut n = 0;
     cands[n] = s0;
     n += 1;
     for d in 0..4 {
-        for k in 1..=5isize {
-            for sgn in [-1isize, 1] {
-                let q = s0.step(d, sgn * k);
-                if b.is_empty(q) {
-                    cands[n] = q;
-                    n += 1;
-                }
+        let end = |sgn: isize| {
+            let mut k = 1;
+            while b.stone(s0.step(d, sgn * k)) == Some(c) {
+                k += 1;
+            }
+            s0.step(d, sgn * k)
+        };
+        let (e1, e2) = (end(-1), end(1));
+        for (e, other) in [(e1, e2), (e2, e1)] {
+            if b.is_empty(e) && b.stone(other) == Some(mover) {
+                cands[n] = e;
+                n += 1;
             }
         }
     }

@@ -980,3 +980,23 @@ fn shared_puzzles() {
     assert!(vcf_n >= 5 && vct_n >= 30, "the sample shrank: {vcf_n} {vct_n}");
     assert!(vct_solved >= PUZZLE_VCT_FLOOR, "only {vct_solved} VCT puzzles solved");
 }
+
+/// The generated VCF chains of `tests/data/vcf_chains.txt` (the VCF benchmark of the
+/// README): every one is found, with a first move from good=, no shorter than mate=.
+#[test]
+fn generated_vcf_chains() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vcf_chains.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    let puzzles = parse_puzzles(&text).unwrap();
+    assert!(puzzles.len() >= 15);
+    let mut s = ThreatSolver::new();
+    for pz in &puzzles {
+        let mut b = pz.board().unwrap();
+        let mate: usize = text.lines().find(|l| l.contains(&format!("id={} ", pz.id))).and_then(|l| l.split("mate=").nth(1)).and_then(|m| m.split(' ').next()).and_then(|m| m.parse().ok()).expect("mate=");
+        let line = s.vcf(&mut b, 225, 1_000_000).unwrap_or_else(|| panic!("{}: no VCF", pz.id));
+        check_line(&b, &line, false);
+        assert!(pz.is_good(line[0]), "{}: {:?} not in good=", pz.id, line[0]);
+        assert!(line.len() >= mate, "{}: {} plies, shorter than {mate}", pz.id, line.len());
+        assert!(!s.has_vcf(&mut b, mate - 2, 1_000_000), "{}: a VCF shorter than {mate}", pz.id);
+    }
+}
