@@ -2,34 +2,46 @@
 //! threats: fours and threes).
 //!
 //! The attacker is always the side to move. In a VCF it plays only fours; the defender's
-//! replies are forced (it must take the square that completes the attacker's five). In a
-//! VCT the attacker may also play threes, i.e. moves after which it could make an open
-//! four; the defender then has every reply that might stop the threat: the squares that
-//! destroy all of the attacker's open-four squares, and its own fours.
+//! replies are forced: it must stop the five (take the five square; in caro also the
+//! square beyond it when that blocks the five at both ends). In a VCT the attacker may
+//! also play threes, i.e. moves after which it could make an open four; the defender then
+//! has every reply that might stop the threat: the squares that destroy all of the
+//! attacker's open-four squares, and its own fours (tried first: they are the likeliest
+//! refutations). A short VCF of the defender refutes a three at once. Optionally
+//! ([`ThreatSolver::set_vcf_threats`]) the attacker may also play quiet moves that
+//! threaten a VCF; the defender then gets every move that breaks that VCF.
 //!
 //! Everything is read from the board's threat classes, which already encode the rules: a
 //! square of class `Five` wins for that colour (exact fives, caro's blocked fives, renju's
 //! overlines are all decided there), a renju black four on a forbidden square is class
 //! `Forbidden`, not a four. On top of that the solver handles:
-//! - a defender who already threatens five: the attacker must block, and in a VCF the
-//!   block must itself be a four (a *counter-four* anywhere in a line is handled the same
-//!   way, so a forced block that makes a four for the defender must be answered);
+//! - a defender who already threatens five: the attacker must stop it first, and in a VCF
+//!   with a four (a *counter-four* anywhere in a line is handled the same way, so a forced
+//!   block that makes a four for the defender must be answered);
 //! - renju black may not play on a forbidden square: not to attack, not to defend (a
 //!   white four whose only block is a foul wins at once), checked with
 //!   [`rules::is_forbidden`], which resolves double threes;
 //! - caro: an open four need not win (after one end is blocked the other five may be
-//!   blocked at both ends), so there every block is searched.
+//!   blocked at both ends), so there every way to stop a five is searched.
 //!
 //! Results are kept in the solver's own fixed-size table, keyed by [`Board::hash`]:
 //! *proven* (with the length of the win found and its first move) and *disproven* (with
 //! the ply budget that was searched). A search stopped by its node limit stores nothing it
 //! did not finish. Depth is counted in plies of the winning line, attacker and defender
-//! moves together, the five included: a VCF with `n` fours before the five is `2n + 1` plies.
+//! moves together, the five included: a VCF with `n` fours before the five is `2n + 1`
+//! plies. The VCF is a depth-first search to the full budget; the VCT is iteratively
+//! deepened (3, 5, 7, ... plies), and at every attacker node first tries a VCF.
+//!
+//! Soundness: a line reported as won is won against every defence (the defender's
+//! candidate sets are supersets of the moves that can matter; the tests check them against
+//! exhaustive references). Completeness holds for the VCF within its budget; the VCT only
+//! knows the threats above, so a win that needs a quiet defensive move is not found.
+//! A solver is not shared between threads: give each search thread its own.
 
 use crate::board::Board;
 use crate::pattern::{combine, slot, Pat, Threat};
 use crate::rules;
-use crate::types::{Color, Pos, Rule, CELLS};
+use crate::types::{Color, Pos, Rule, CELLS, DIRS};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Table size used by [`ThreatSolver::new`]: 2^18 entries of 16 bytes (4 MiB).
@@ -214,6 +226,14 @@ fn renju_black(b: &Board, c: Color) -> bool {
 #[inline]
 fn can_play(b: &mut Board, p: Pos, c: Color) -> bool {
     b.is_empty(p) && !(renju_black(b, c) && rules::is_forbidden(b, p))
+}
+
+/// The square `k` steps from `p` along direction `d`, if it is on the board (unlike
+/// [`Pos::step`], safe beyond the padding).
+#[inline]
+fn along(b: &Board, p: Pos, d: usize, k: isize) -> Option<Pos> {
+    let (dx, dy) = DIRS[d];
+    b.pos(p.x() as i64 + dx as i64 * k as i64, p.y() as i64 + dy as i64 * k as i64)
 }
 
 /// Rectangle of squares within `margin` of the stones, clipped to the board.
@@ -564,7 +584,9 @@ impl ThreatSolver {
     ///
     /// Every candidate is first checked by replaying the opponent's winning line after
     /// it; only moves that break the line get a full VCF search (each with `node_limit`
-    /// nodes). A candidate whose search hits the node limit is kept (not proven lost).
+    /// nodes). A candidate whose search hits the node limit is kept (not proven lost), and
+    /// [`ThreatSolver::stats`] then says `aborted`; `None` with `aborted` means the
+    /// opponent's VCF was not found within the limit.
     pub fn vcf_defences(&mut self, b: &mut Board, max_plies: usize, node_limit: u64) -> Option<Vec<Pos>> {
         let me = b.side_to_move();
         let opp = me.opp();
@@ -629,9 +651,22 @@ impl ThreatSolver {
                 }
             }
         }
+        // Renju: a white stone can make a black double three real, so a black move of the
+        // line that is a double three could turn into a foul from afar: try everything.
+        b.set_side_to_move(opp);
+        let risky = renju_black(b, opp) && line_has_double_three(b, &line);
+        b.set_side_to_move(me);
+        if risky {
+            for p in b.squares().collect::<Vec<_>>() {
+                if b.is_empty(p) {
+                    add(self, p);
+                }
+            }
+        }
         cands.sort();
 
         let mut out = Vec::new();
+        let mut cut_short = false;
         for r in cands {
             if !can_play(b, r, me) {
                 continue;
@@ -647,6 +682,7 @@ impl ThreatSolver {
             } else {
                 let found = self.has_vcf(b, max_plies, node_limit);
                 total += self.nodes;
+                cut_short |= self.aborted;
                 !found
             };
             b.unmake();
@@ -655,7 +691,7 @@ impl ThreatSolver {
             }
         }
         self.nodes = total;
-        self.aborted = false;
+        self.aborted = cut_short;
         Some(out)
     }
 
@@ -991,14 +1027,20 @@ impl ThreatSolver {
             }
             *m += 1;
         };
+        // A stone changes an open-four square's shapes only within five steps on its
+        // lines. In caro it can also block a five at the end of its run: the run through
+        // a five square of the open four holds the four and at most three more stones
+        // beyond the five square (four would already give the attacker a five square,
+        // and it has none here), so its ends are within five steps too.
+        let reach = 5;
         for &p in w.as_slice() {
             bump(p);
             for dir in 0..4 {
-                for k in 1..=5isize {
+                for k in 1..=reach {
                     for sgn in [-1isize, 1] {
-                        let q = p.step(dir, sgn * k);
-                        if b.is_empty(q) {
-                            bump(q);
+                        match along(b, p, dir, sgn * k) {
+                            Some(q) if b.is_empty(q) => bump(q),
+                            _ => {}
                         }
                     }
                 }
@@ -1384,6 +1426,29 @@ fn open_four_survives(b: &Board, w: Pos, q: Pos, a: Color) -> bool {
     let mut pats = b.pats(w, a);
     pats[dir] = b.tables().pat(key, a);
     combine(pats, renju_black(b, a)) == Threat::OpenFour
+}
+
+/// Whether some move of the side to move in `line` (a VCF line) is a double three when
+/// it is played (renju black: legal only because a three is false).
+fn line_has_double_three(b: &mut Board, line: &[Pos]) -> bool {
+    let a = b.side_to_move();
+    let mut made = 0;
+    let mut found = false;
+    for (i, &p) in line.iter().enumerate() {
+        if p.is_none() || !b.is_empty(p) {
+            break;
+        }
+        if i % 2 == 0 && b.threat(p, a) == Threat::DoubleThree {
+            found = true;
+            break;
+        }
+        b.make(p);
+        made += 1;
+    }
+    for _ in 0..made {
+        b.unmake();
+    }
+    found
 }
 
 /// Caro: whether `a` playing `p` (a square of class `OpenFour`) makes two fives the
