@@ -1058,7 +1058,11 @@ impl ThreatSolver {
             if prefilter && !four && w.as_slice().iter().any(|&p| open_four_survives(b, p, q, a)) {
                 continue; // the attacker still has an open four: refuted at once
             }
-            let score = if w.contains(q) { 8 } else { 0 } + prox(q, l1);
+            let score = if four {
+                100 // counter-fours first: the likeliest refutations
+            } else {
+                (if w.contains(q) { 8 } else { 0 }) + prox(q, l1)
+            };
             self.moves.push((score, q));
         }
         // Counter-fours anywhere.
@@ -1074,7 +1078,7 @@ impl ThreatSolver {
         for &p in &fours {
             let listed = self.marks[p.idx()] >> 8 == stamp && self.marks[p.idx()] & 0x80 != 0;
             if !listed && four_rank(b, p, d).is_some() {
-                self.moves.push((100, p)); // counter-fours are the likeliest refutations
+                self.moves.push((100, p));
             }
         }
         self.scratch = fours;
