@@ -135,7 +135,7 @@ fn four_three_under_every_rule() {
     }
 }
 
-/// Win in one: b7..e7 and g7 h7 (black), f7 joins them. Six in a row: a five in
+/// Win in one? Black b7 c7 d7 and f7 g7: e7 joins them into six in a row, a five in
 /// freestyle and caro (the run is not blocked at both ends), an overline, so no win,
 /// under exact five, renju and caro with exact five; and no other four exists.
 const SIX: &str = "
@@ -311,8 +311,9 @@ fn a_five_threat_of_the_defender_comes_first() {
     }
 }
 
-/// f5 makes two fours (b5-e5 needs g5, f6-f8 needs f4): a win everywhere but in renju,
-/// where the double four is a foul. Black's other fours (g5, f4) are blocked at f5.
+/// f5 makes two fours (c5-f5 needs g5, b5 is white; f5-f8 needs f4, f9 is white): a win
+/// everywhere but in renju, where the double four is a foul. Black's other fours (g5,
+/// f4) are answered at f5.
 const DOUBLE_FOUR: &str = "
 10 . . . . . . . . . .
  9 . . . . . O . . . .
@@ -706,9 +707,9 @@ fn defences_against_a_vcf_match_the_reference() {
 // ------------------------------------------------------------------ VCT
 
 /// Two open twos crossing at f5 (d5 e5, f7 f6): f5 makes two open threes, and white
-/// cannot stop both open fours. That is the only way to win in five plies (any single
-/// three is blocked at f5 or leaves f5 as a four-three point only after a block
-/// elsewhere, which takes longer).
+/// cannot stop both open fours. That is the only way to win in five plies: there is no
+/// four to play, and any other move makes at most one three (c5, g5, f8, f4, e6 with d5
+/// f7, ...); white blocks it and black has no open four to follow.
 const DOUBLE_THREE: &str = "
 10 . . . . . . . . . .
  9 . O . . . . . . . .
