@@ -505,7 +505,9 @@ impl ThreatSolver {
     /// alternating, ending with the five. A defender move of `Pos::NONE` means the
     /// defender has no legal block (renju black whose only block is forbidden): any move
     /// loses. `None` means no VCF was found; [`ThreatSolver::stats`] tells whether the
-    /// search was cut short. The board is left as it was.
+    /// search was cut short. Building the line may take up to `node_limit` more nodes
+    /// (it follows the table, and searches again only where an entry was overwritten).
+    /// The board is left as it was.
     pub fn vcf(&mut self, b: &mut Board, max_plies: usize, node_limit: u64) -> Option<Vec<Pos>> {
         self.start(node_limit);
         if b.winner().is_some() || b.is_full() {
@@ -530,8 +532,9 @@ impl ThreatSolver {
 
     /// Looks for a VCT of the side to move: fours and threes, iteratively deepened up to
     /// `max_plies`, stopping after `node_limit` nodes or when `stop` is set. Returns the
-    /// winning line, with the defender's most stubborn reply at each step. A VCF counts
-    /// as a VCT.
+    /// winning line, with the defender's most stubborn reply at each step (building it may
+    /// take up to `node_limit` more nodes, as in [`ThreatSolver::vcf`]). A VCF counts as a
+    /// VCT; [`ThreatSolver::has_vct`] is the cheaper question.
     pub fn vct(
         &mut self,
         b: &mut Board,
@@ -1264,8 +1267,11 @@ impl ThreatSolver {
     // -------------------------------------------------------------------- the line
 
     /// Builds the winning line of a proven root by following the table (searching again
-    /// where an entry was overwritten). Leaves the board as it was.
+    /// where an entry was overwritten, with at most as many nodes again as the call's
+    /// limit). Leaves the board as it was.
     fn walk(&mut self, b: &mut Board, budget: u16, vct: bool, ctl: Ctl) -> Option<Vec<Pos>> {
+        self.aborted = false;
+        self.node_limit = self.nodes.saturating_add(self.node_limit);
         let mut line = Vec::new();
         let mut made = 0;
         let mut budget = budget;
@@ -1374,12 +1380,7 @@ impl ThreatSolver {
             }
             if attempt == 0 {
                 // Overwritten: prove this node again (its entry is stored anew).
-                let saved = (self.nodes, self.node_limit, self.aborted);
-                self.node_limit = self.nodes.saturating_add(1_000_000);
-                self.aborted = false;
                 let found = if vct { self.vct_attack(b, budget, ctl) } else { self.vcf_attack(b, budget, ctl) };
-                self.node_limit = saved.1;
-                self.aborted = saved.2;
                 found?;
             }
         }
@@ -1391,12 +1392,7 @@ impl ThreatSolver {
         let mut best: Option<(u16, Pos)> = None;
         for r in cands {
             self.make(b, r);
-            let saved = (self.node_limit, self.aborted);
-            self.node_limit = self.nodes.saturating_add(1_000_000);
-            self.aborted = false;
             let l = if vct { self.vct_attack(b, budget.saturating_sub(1), ctl) } else { self.vcf_attack(b, budget.saturating_sub(1), ctl) };
-            self.node_limit = saved.0;
-            self.aborted = saved.1;
             b.unmake();
             let l = l?;
             if best.is_none_or(|(bl, _)| l > bl) {
