@@ -45,6 +45,7 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Some("solve") => finish(fivefold::solve::run(&args[2..])),
         Some("selfplay") => finish(fivefold::selfplay::run(&args[2..])),
         Some("openings") => finish(fivefold::openings::run(&args[2..])),
         Some("puzzles") => finish(fivefold::puzzles::run(&args[2..])),
