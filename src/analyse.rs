@@ -19,8 +19,9 @@
 //!
 //! # Forced wins
 //!
-//! [`forced_win_line`] is the single place that says whether a forced win exists; today
-//! it reads the search's mate scores (see its documentation).
+//! [`forced_win_line`] is the single place that says whether a forced win exists: the
+//! threat-space solver's VCF, then VCT, for the side to move, else the search's mate
+//! scores (which also see the opponent's wins).
 
 use crate::board::Board;
 use crate::cli::{self, Args};
@@ -28,6 +29,7 @@ use crate::display::{self, View};
 use crate::engine::Engine;
 use crate::json::Json;
 use crate::movegen::{self, ScoredMove};
+use crate::threat::ThreatSolver;
 use crate::notation::{square_name, xy};
 use crate::pattern::Threat;
 use crate::rules;
@@ -262,20 +264,41 @@ pub struct ForcedWin {
     pub line: Vec<Pos>,
     /// Whether `line` ends with the five.
     pub complete: bool,
-    /// What found it: `"search"` (mate score of the main search).
+    /// What found it: `"solver"` (the VCF/VCT solver) or `"search"` (a mate score of
+    /// the main search).
     pub source: &'static str,
 }
 
+/// Node limit of the solver's VCF in [`forced_win_line`].
+pub const SOLVER_VCF_NODES: u64 = 1_000_000;
+/// Node limit of the solver's VCT in [`forced_win_line`].
+pub const SOLVER_VCT_NODES: u64 = 1_000_000;
+
 /// Whether the analysed position has a forced win, for either side, and its line.
 ///
-/// Today the answer comes from the search: a mate score on the best move means the side
-/// to move wins by force; a mate score against it means every move considered loses.
-/// The line is the best move's principal variation, finished with the forced fives and
-/// blocks the search does not spell out; its attacking moves decide whether it is a VCF
-/// (fours only) or a VCT (fours and open threes). "None" means the search found no forced
-/// win to its depth, not that none exists. This is the function to switch to the
-/// threat-space solver (`threat::ThreatSolver::vcf/vct`) once it is available.
+/// First the threat-space solver looks for a VCF, then a VCT, of the side to move
+/// (within [`SOLVER_VCF_NODES`] and [`SOLVER_VCT_NODES`] nodes). Failing that, the best
+/// move's principal variation is used when the search found a mate score (for either
+/// side), finished with the forced fives and blocks the search does not spell out; its
+/// attacking moves decide whether it is a VCF (fours only) or a VCT (fours and open
+/// threes). "None" means neither found a forced win within its limits, not that none
+/// exists.
 pub fn forced_win_line(board: &Board, analysis: &Analysis) -> Option<ForcedWin> {
+    if board.winner().is_none() && !board.is_full() {
+        let mut b = board.clone();
+        let mut solver = ThreatSolver::new();
+        let me = b.side_to_move();
+        let found = solver
+            .vcf(&mut b, 225, SOLVER_VCF_NODES)
+            .map(|l| (WinKind::Vcf, l))
+            .or_else(|| solver.vct(&mut b, 35, SOLVER_VCT_NODES, None).map(|l| (WinKind::Vct, l)));
+        if let Some((kind, line)) = found {
+            let complete = !line.contains(&Pos::NONE);
+            let line: Vec<Pos> = line.into_iter().take_while(|p| !p.is_none()).collect();
+            let plies = line.len() as i32 + i32::from(!complete);
+            return Some(ForcedWin { winner: me, plies, kind, line, complete, source: "solver" });
+        }
+    }
     let best = analysis.candidates.first()?;
     if !is_mate(best.score) {
         return None;

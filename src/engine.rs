@@ -26,6 +26,7 @@ pub struct Engine {
     /// Helper threads' searchers (lazy SMP), kept between moves for their statistics.
     helpers: Vec<Searcher>,
     threads: usize,
+    params: crate::search::Params,
 }
 
 impl Default for Engine {
@@ -40,7 +41,7 @@ impl Engine {
         let tt = Arc::new(Tt::new(hash_bytes));
         let stop = Arc::new(AtomicBool::new(false));
         let searcher = Searcher::new(tt.clone(), stop.clone());
-        Engine { tt, stop, searcher, helpers: Vec::new(), threads: 1 }
+        Engine { tt, stop, searcher, helpers: Vec::new(), threads: 1, params: crate::search::Params::default() }
     }
 
     /// The flag that stops a running search (set it from another thread).
@@ -53,6 +54,7 @@ impl Engine {
         if bytes != self.tt.size_bytes() {
             self.tt = Arc::new(Tt::new(bytes));
             self.searcher = Searcher::new(self.tt.clone(), self.stop.clone());
+            self.searcher.params = self.params.clone();
             self.helpers.clear();
         }
     }
@@ -68,6 +70,15 @@ impl Engine {
         for h in &mut self.helpers {
             h.clear_history();
         }
+    }
+
+    /// Search settings for every thread (for experiments; the defaults are the engine's).
+    pub fn set_params(&mut self, params: crate::search::Params) {
+        self.searcher.params = params.clone();
+        for h in &mut self.helpers {
+            h.params = params.clone();
+        }
+        self.params = params;
     }
 
     /// Number of search threads to use (at most [`MAX_THREADS`]).
@@ -92,7 +103,9 @@ impl Engine {
             return self.searcher.search(board, limits, report);
         }
         while self.helpers.len() < self.threads - 1 {
-            self.helpers.push(Searcher::new(self.tt.clone(), self.stop.clone()));
+            let mut h = Searcher::new(self.tt.clone(), self.stop.clone());
+            h.params = self.params.clone();
+            self.helpers.push(h);
         }
         self.helpers.truncate(self.threads - 1);
         let nodes = Arc::new(AtomicU64::new(0));

@@ -94,7 +94,7 @@ pub fn solve(engine: &mut Engine, p: &Puzzle, limits: &Limits) -> Result<(Pos, b
     Ok((r.best, ok))
 }
 
-/// `pbrain-fivefold puzzles FILE… [--nodes N | --ms T] [--quiet]`
+/// `pbrain-fivefold puzzles FILE… [--nodes N | --ms T] [--params lmr=0,…] [--quiet]`
 pub fn run(args: &[String]) -> Result<()> {
     let files: Vec<&String> = args.iter().take_while(|a| !a.starts_with("--")).collect();
     let opts = Args::new(args);
@@ -106,6 +106,11 @@ pub fn run(args: &[String]) -> Result<()> {
         max_depth: if nodes.is_none() && ms.is_none() { Some(8) } else { None },
     };
     let mut engine = Engine::new(32 << 20);
+    if let Some(spec) = opts.value("--params") {
+        let mut params = crate::search::Params::default();
+        params.apply(spec).map_err(|e| anyhow!(e))?;
+        engine.set_params(params);
+    }
     let (mut total, mut solved) = (0, 0);
     for f in files {
         let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {f}"))?;

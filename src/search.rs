@@ -12,6 +12,7 @@ use crate::board::Board;
 use crate::eval;
 use crate::movegen::{self, ScoredMove, Situation};
 use crate::pattern::Threat;
+use crate::threat::ThreatSolver;
 use crate::time::{self, Budget};
 use crate::tt::{score_from_tt, score_to_tt, Bound, Tt};
 use crate::types::{is_mate, mate_in, mated_in, Pos, Score, CELLS, INF, MATE, MATE_BOUND};
@@ -23,6 +24,19 @@ use std::time::{Duration, Instant};
 pub const MAX_PLY: usize = 128;
 /// Deepest nominal depth iterative deepening starts.
 pub const MAX_DEPTH: i32 = 100;
+/// Threat solver table per search thread: 2^16 entries of 16 bytes (1 MiB).
+pub const THREAT_TABLE_BITS: u32 = 16;
+/// Root VCF: plies (the five included) and nodes.
+const ROOT_VCF_PLIES: usize = 61;
+const ROOT_VCF_NODES: u64 = 200_000;
+/// Root VCT: plies and at most this many nodes (less with a short clock).
+const ROOT_VCT_PLIES: usize = 21;
+const ROOT_VCT_NODES: u64 = 2_000_000;
+/// Nodes for each candidate when checking which moves refute the opponent's VCF.
+const ROOT_DEFENCE_NODES: u64 = 20_000;
+/// Leaf VCF: plies and nodes (cheap: most leaves have no four at all).
+const LEAF_VCF_PLIES: usize = 15;
+const LEAF_VCF_NODES: u64 = 100;
 
 /// Search settings that can be switched for experiments (in-process matches compare
 /// two settings in the same binary). The defaults are what the engine plays with.
@@ -33,11 +47,19 @@ pub struct Params {
     /// Move-count pruning: in non-PV quiet nodes at depth 1 and 2, search at most this
     /// many moves, times the depth (0 = off). Measured: see the commit that set 4.
     pub move_count: usize,
+    /// At the root, before deepening: play a VCF or VCT of our own at once, and against
+    /// the opponent's VCF search only the moves that refute it.
+    pub root_threats: bool,
+    /// At the leaves: a short VCF search for the side to move when it can make a four.
+    pub leaf_vcf: bool,
+    /// Root VCT nodes per millisecond of the hard time limit (the solver does about
+    /// 1000 nodes per millisecond, so 250 is a quarter of the time).
+    pub vct_share: u64,
 }
 
 impl Default for Params {
     fn default() -> Params {
-        Params { lmr: true, move_count: 4 }
+        Params { lmr: true, move_count: 4, root_threats: false, leaf_vcf: false, vct_share: 250 }
     }
 }
 
@@ -50,6 +72,9 @@ impl Params {
             match k {
                 "lmr" => self.lmr = n != 0,
                 "mc" => self.move_count = n.max(0) as usize,
+                "threats" => self.root_threats = n != 0,
+                "leafvcf" => self.leaf_vcf = n != 0,
+                "vct" => self.vct_share = n.max(0) as u64,
                 _ => return Err(format!("unknown search parameter '{k}'")),
             }
         }
@@ -123,6 +148,8 @@ pub struct Searcher {
     shared_nodes: Option<Arc<AtomicU64>>,
     flushed_nodes: u64,
     pub params: Params,
+    /// This thread's threat-space solver (its own table).
+    threat: ThreatSolver,
 }
 
 impl Searcher {
@@ -145,6 +172,7 @@ impl Searcher {
             shared_nodes: None,
             flushed_nodes: 0,
             params: Params::default(),
+            threat: ThreatSolver::with_table_bits(THREAT_TABLE_BITS),
         }
     }
 
@@ -224,6 +252,18 @@ impl Searcher {
             result.depth = 1;
             report(&self.info(&result));
             return result;
+        }
+        if self.params.root_threats && self.thread_id == 0 {
+            if let Some(line) = self.root_threats(&mut b, &mut root, limits) {
+                result.best = line[0];
+                result.score = mate_in(line.len() as i32);
+                result.pv = line.into_iter().take_while(|p| !p.is_none()).collect();
+                result.depth = 1;
+                result.nodes = self.total_nodes();
+                result.elapsed = self.start.elapsed();
+                report(&self.info(&result));
+                return result;
+            }
         }
         // A single legal reply needs no thought when the clock is running.
         if root.len() == 1 && limits.budget.is_some() && limits.max_depth.is_none() {
@@ -325,6 +365,37 @@ impl Searcher {
             n.fetch_add(self.nodes - self.flushed_nodes, Ordering::Relaxed);
             self.flushed_nodes = self.nodes;
         }
+    }
+
+    /// Threat-space search at the root. Returns a winning line of the side to move (VCF,
+    /// then VCT within a share of the time), or restricts `root` to the moves that refute
+    /// the opponent's VCF and returns `None`.
+    fn root_threats(&mut self, b: &mut Board, root: &mut Vec<ScoredMove>, limits: &Limits) -> Option<Vec<Pos>> {
+        let legal = |line: &Vec<Pos>, root: &[ScoredMove]| line.first().is_some_and(|p| root.iter().any(|m| m.pos == *p));
+        let vcf = self.threat.vcf(b, ROOT_VCF_PLIES, ROOT_VCF_NODES);
+        self.nodes += self.threat.stats().nodes;
+        if let Some(line) = vcf.filter(|l| legal(l, root)) {
+            return Some(line);
+        }
+        // The VCT gets about a quarter of the hard limit (the solver does ~1M nodes/s).
+        let vct_nodes = match limits.budget {
+            Some(bu) => (bu.hard.as_millis() as u64 * self.params.vct_share).clamp(2_000, ROOT_VCT_NODES),
+            None => limits.max_nodes.map_or(ROOT_VCT_NODES, |n| (n / 4).clamp(2_000, ROOT_VCT_NODES)),
+        };
+        let stop = self.stop.clone();
+        let vct = self.threat.vct(b, ROOT_VCT_PLIES, vct_nodes, Some(&stop));
+        self.nodes += self.threat.stats().nodes;
+        if let Some(line) = vct.filter(|l| legal(l, root)) {
+            return Some(line);
+        }
+        if let Some(defences) = self.threat.vcf_defences(b, ROOT_VCF_PLIES, ROOT_DEFENCE_NODES) {
+            self.nodes += self.threat.stats().nodes;
+            let kept: Vec<ScoredMove> = root.iter().copied().filter(|m| defences.contains(&m.pos)).collect();
+            if !kept.is_empty() {
+                *root = kept;
+            }
+        }
+        None
     }
 
     fn info(&self, r: &SearchResult) -> Info {
@@ -453,6 +524,17 @@ impl Searcher {
             return alpha;
         }
         if depth <= 0 && opp_fives == 0 {
+            // Only worth a look with two fours to choose from or a four-three.
+            if self.params.leaf_vcf
+                && (b.count_at_least(me, Threat::FourThree) > 0 || b.count_at_least(me, Threat::Four) >= 2)
+            {
+                let found = self.threat.has_vcf(b, LEAF_VCF_PLIES, LEAF_VCF_NODES);
+                self.nodes += self.threat.stats().nodes;
+                if found {
+                    // The exact length is not known here; a VCF within the ply limit.
+                    return mate_in(ply_i + LEAF_VCF_PLIES as i32);
+                }
+            }
             return eval::evaluate(b);
         }
 

@@ -371,3 +371,20 @@ fn a_time_limit_still_gives_an_answer() {
     assert_eq!(j.get("best").at(0).get("move").s(), "e5");
     assert_eq!(j.get("best").len(), 3);
 }
+
+#[test]
+fn the_threat_solver_finds_a_vct_the_shallow_search_cannot_see() {
+    // Shared puzzle W003 (freestyle, black to move wins by a VCT in 7 plies). A depth-1
+    // search sees no mate; the solver must, and its first move must be a winning one.
+    let r = analyse(&["--moves", "7,7 8,8 6,7 8,6 8,7 6,6 5,8 4,7 5,6 5,7", "--depth", "1", "--json", "--quiet"]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
+    let j = parse_json(r.out.trim());
+    let f = j.get("forced_win");
+    assert_eq!(f.get("found"), &J::Bool(true), "{}", r.out);
+    assert_eq!(f.get("source"), &J::Str("solver".into()));
+    assert_eq!(f.get("winner"), &J::Str("black".into()));
+    let J::Arr(line) = f.get("line") else { panic!("line is a list: {}", r.out) };
+    let good = ["d5", "e6", "h9", "h7", "i10", "i6", "j8", "k8"];
+    let J::Str(first) = &line[0] else { panic!("{}", r.out) };
+    assert!(good.contains(&first.as_str()), "{first} is not a winning first move");
+}
