@@ -85,8 +85,14 @@ pub fn position(p: &BenchPosition) -> Board {
     b
 }
 
-/// Runs the search bench and returns its output lines.
+/// Runs the search bench with one thread and returns its output lines.
 pub fn run_search(depth: i32) -> Vec<String> {
+    run_search_threads(depth, 1)
+}
+
+/// Runs the search bench with `threads` search threads (lazy SMP). With more than one
+/// thread the node count varies from run to run: use it for time to depth and speed.
+pub fn run_search_threads(depth: i32, threads: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut total_nodes = 0u64;
     let mut signature = 0xcbf2_9ce4_8422_2325u64;
@@ -99,10 +105,16 @@ pub fn run_search(depth: i32) -> Vec<String> {
     let start = Instant::now();
     for p in POSITIONS {
         let board = position(p);
-        let tt = Arc::new(Tt::new(BENCH_HASH_MB << 20));
-        let mut s = Searcher::new(tt, Arc::new(AtomicBool::new(false)));
         let limits = Limits { max_depth: Some(depth), ..Limits::default() };
-        let r = s.search(&board, &limits, &mut |_| {});
+        let r = if threads <= 1 {
+            let tt = Arc::new(Tt::new(BENCH_HASH_MB << 20));
+            let mut s = Searcher::new(tt, Arc::new(AtomicBool::new(false)));
+            s.search(&board, &limits, &mut |_| {})
+        } else {
+            let mut e = crate::engine::Engine::new(BENCH_HASH_MB << 20);
+            e.set_threads(threads);
+            e.think(&board, &limits, &mut |_| {})
+        };
         total_nodes += r.nodes;
         mix(r.nodes);
         mix(r.best.0 as u64);

@@ -11,7 +11,7 @@ Commands:
   play        play against the engine in the terminal
   analyse     best moves, scores and forced wins of a position (also: analyze)
   solve       VCF/VCT threat-space solver for a position
-  bench       fixed-depth search benchmark (--board: make/unmake speed)
+  bench       fixed-depth search benchmark (--depth N, --threads N; --board: make/unmake speed)
   puzzles     run the engine on puzzle files and count good answers
   selfplay    in-process games between search settings
   openings    balanced openings for match runners
@@ -38,7 +38,13 @@ fn main() -> ExitCode {
                     .and_then(|i| rest.get(i + 1))
                     .and_then(|d| d.parse().ok())
                     .unwrap_or(fivefold::bench::BENCH_DEPTH);
-                fivefold::bench::run_search(depth)
+                let threads = rest
+                    .iter()
+                    .position(|a| a == "--threads")
+                    .and_then(|i| rest.get(i + 1))
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(1);
+                fivefold::bench::run_search_threads(depth, threads)
             };
             for l in lines {
                 println!("{l}");
