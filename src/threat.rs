@@ -43,6 +43,7 @@ use crate::pattern::{combine, slot, Pat, Threat};
 use crate::rules;
 use crate::types::{Color, Pos, Rule, CELLS, DIRS};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Table size used by [`ThreatSolver::new`]: 2^18 entries of 16 bytes (4 MiB).
 pub const DEFAULT_TABLE_BITS: u32 = 18;
@@ -204,6 +205,10 @@ pub struct ThreatSolver {
     scratch: Vec<Pos>,
     /// Whether the VCT also uses VCF threats (see [`ThreatSolver::set_vcf_threats`]).
     vcf_threats: bool,
+    /// A flag that stops every search of this solver when raised (see [`ThreatSolver::set_stop`]).
+    stop: Option<Arc<AtomicBool>>,
+    /// Node count at which the stop flags are read next.
+    next_check: u64,
 }
 
 impl Default for ThreatSolver {
@@ -443,6 +448,8 @@ impl ThreatSolver {
             aborted: false,
             scratch: Vec::with_capacity(64),
             vcf_threats: false,
+            stop: None,
+            next_check: 0,
         }
     }
 
@@ -457,6 +464,12 @@ impl ThreatSolver {
         }
     }
 
+    /// A flag that, when raised, stops any search of this solver as if its node limit
+    /// were reached (the main search uses it to keep the solver inside the move's time).
+    pub fn set_stop(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.stop = flag;
+    }
+
     /// Forgets every stored result.
     pub fn clear(&mut self) {
         self.tt.clear();
@@ -469,6 +482,7 @@ impl ThreatSolver {
 
     fn start(&mut self, node_limit: u64) {
         self.nodes = 0;
+        self.next_check = 0;
         self.node_limit = node_limit.max(1);
         self.aborted = false;
         self.moves.clear();
@@ -482,11 +496,11 @@ impl ThreatSolver {
         }
         if self.nodes >= self.node_limit {
             self.aborted = true;
-        } else if self.nodes & 1023 == 0 {
-            if let Some(s) = ctl.stop {
-                if s.load(Ordering::Relaxed) {
-                    self.aborted = true;
-                }
+        } else if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
+            let raised = |s: Option<&AtomicBool>| s.is_some_and(|s| s.load(Ordering::Relaxed));
+            if raised(ctl.stop) || raised(self.stop.as_deref()) {
+                self.aborted = true;
             }
         }
         self.aborted
