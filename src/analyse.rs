@@ -29,12 +29,12 @@ use crate::display::{self, View};
 use crate::engine::Engine;
 use crate::json::Json;
 use crate::movegen::{self, ScoredMove};
-use crate::threat::ThreatSolver;
 use crate::notation::{square_name, xy};
 use crate::pattern::Threat;
 use crate::rules;
 use crate::search::{Limits, SearchResult, MAX_DEPTH};
 use crate::term;
+use crate::threat::ThreatSolver;
 use crate::time::Budget;
 use crate::types::{format_score, is_mate, mate_in, Color, Pos, Score, MATE, MATE_BOUND};
 use anyhow::{bail, Result};
@@ -107,25 +107,51 @@ pub fn candidate_pool(board: &Board, want: usize) -> Vec<Pos> {
     }
     let me = b.side_to_move();
     let centre = b.center();
-    let dist = |p: Pos| (p.x() as i64 - centre.x() as i64).abs().max((p.y() as i64 - centre.y() as i64).abs());
-    let squares: Vec<Pos> = b.squares().filter(|&p| b.is_empty(p) && !pool.contains(&p)).collect();
+    let dist = |p: Pos| {
+        (p.x() as i64 - centre.x() as i64)
+            .abs()
+            .max((p.y() as i64 - centre.y() as i64).abs())
+    };
+    let squares: Vec<Pos> = b
+        .squares()
+        .filter(|&p| b.is_empty(p) && !pool.contains(&p))
+        .collect();
     let mut extra: Vec<(bool, ScoredMove)> = Vec::new();
     for p in squares {
         if rules::is_legal(&mut b, p) {
             let near = b.near(p) > 0;
-            extra.push((near, ScoredMove { pos: p, score: movegen::order_score(&b, p, me) }));
+            extra.push((
+                near,
+                ScoredMove {
+                    pos: p,
+                    score: movegen::order_score(&b, p, me),
+                },
+            ));
         }
     }
     extra.sort_by(|(na, a), (nb, bm)| {
-        nb.cmp(na).then(bm.score.cmp(&a.score)).then(dist(a.pos).cmp(&dist(bm.pos))).then(a.pos.cmp(&bm.pos))
+        nb.cmp(na)
+            .then(bm.score.cmp(&a.score))
+            .then(dist(a.pos).cmp(&dist(bm.pos)))
+            .then(a.pos.cmp(&bm.pos))
     });
-    pool.extend(extra.into_iter().take(want - pool.len()).map(|(_, m)| m.pos));
+    pool.extend(
+        extra
+            .into_iter()
+            .take(want - pool.len())
+            .map(|(_, m)| m.pos),
+    );
     pool
 }
 
 /// A search to exactly `depth` that must finish before `deadline`; `None` if it was cut
 /// short. A search that stopped early because it proved a mate counts as finished.
-fn think_to(engine: &mut Engine, b: &Board, depth: i32, deadline: Option<Instant>) -> Option<SearchResult> {
+fn think_to(
+    engine: &mut Engine,
+    b: &Board,
+    depth: i32,
+    deadline: Option<Instant>,
+) -> Option<SearchResult> {
     let budget = match deadline {
         None => None,
         Some(d) => {
@@ -133,10 +159,17 @@ fn think_to(engine: &mut Engine, b: &Board, depth: i32, deadline: Option<Instant
             if left.is_zero() {
                 return None;
             }
-            Some(Budget { soft: left, hard: left })
+            Some(Budget {
+                soft: left,
+                hard: left,
+            })
         }
     };
-    let limits = Limits { max_depth: Some(depth), max_nodes: None, budget };
+    let limits = Limits {
+        max_depth: Some(depth),
+        max_nodes: None,
+        budget,
+    };
     let r = engine.think(b, &limits, &mut |_| {});
     if deadline.is_some_and(|d| Instant::now() >= d) {
         return None;
@@ -155,14 +188,38 @@ fn search_move(
 ) -> Option<(Candidate, u64)> {
     b.make(mv);
     let out = if b.last_move_won() {
-        Some((Candidate { mv, score: mate_in(1), depth, pv: vec![mv] }, 1))
+        Some((
+            Candidate {
+                mv,
+                score: mate_in(1),
+                depth,
+                pv: vec![mv],
+            },
+            1,
+        ))
     } else if b.is_full() {
-        Some((Candidate { mv, score: 0, depth, pv: vec![mv] }, 1))
+        Some((
+            Candidate {
+                mv,
+                score: 0,
+                depth,
+                pv: vec![mv],
+            },
+            1,
+        ))
     } else {
         think_to(engine, b, depth - 1, deadline).map(|r| {
             let mut pv = vec![mv];
             pv.extend(r.pv.iter().copied().filter(|p| !p.is_none()));
-            (Candidate { mv, score: score_after_move(r.score), depth, pv }, r.nodes)
+            (
+                Candidate {
+                    mv,
+                    score: score_after_move(r.score),
+                    depth,
+                    pv,
+                },
+                r.nodes,
+            )
         })
     };
     b.unmake();
@@ -172,7 +229,12 @@ fn search_move(
 /// Finds the `nbest` best moves of the side to move (see the module documentation).
 /// `progress` is called after each completed depth. Returns no candidates when the game
 /// is over or the side to move has no legal move.
-pub fn best_moves(engine: &mut Engine, board: &Board, s: &Settings, progress: &mut dyn FnMut(&Analysis)) -> Analysis {
+pub fn best_moves(
+    engine: &mut Engine,
+    board: &Board,
+    s: &Settings,
+    progress: &mut dyn FnMut(&Analysis),
+) -> Analysis {
     let start = Instant::now();
     let nbest = s.nbest.max(1);
     let mut result = Analysis::default();
@@ -180,7 +242,10 @@ pub fn best_moves(engine: &mut Engine, board: &Board, s: &Settings, progress: &m
         return result;
     }
     let deadline = s.time.map(|t| start + t);
-    let last_depth = s.max_depth.unwrap_or(if s.time.is_some() { MAX_DEPTH } else { 6 }).clamp(2, MAX_DEPTH);
+    let last_depth = s
+        .max_depth
+        .unwrap_or(if s.time.is_some() { MAX_DEPTH } else { 6 })
+        .clamp(2, MAX_DEPTH);
     let keep = (2 * nbest).max(6);
     let mut b = board.clone();
     let mut current = candidate_pool(board, nbest);
@@ -189,9 +254,14 @@ pub fn best_moves(engine: &mut Engine, board: &Board, s: &Settings, progress: &m
         // The first depth always finishes, so there is always an answer.
         let dl = if depth == 2 { None } else { deadline };
         let mut nodes = 0;
-        let Some(root) = think_to(engine, &b, depth, dl) else { break };
+        let Some(root) = think_to(engine, &b, depth, dl) else {
+            break;
+        };
         nodes += root.nodes;
-        if !root.best.is_none() && !current.contains(&root.best) && rules::is_legal(&mut b, root.best) {
+        if !root.best.is_none()
+            && !current.contains(&root.best)
+            && rules::is_legal(&mut b, root.best)
+        {
             current.insert(0, root.best);
         }
         let mut scored = Vec::with_capacity(current.len());
@@ -224,7 +294,11 @@ pub fn best_moves(engine: &mut Engine, board: &Board, s: &Settings, progress: &m
     // The search stops at a five it can see coming; spell out the rest of the line.
     for c in &mut result.candidates {
         if is_mate(c.score) {
-            let attacker = if c.score > 0 { board.side_to_move() } else { board.side_to_move().opp() };
+            let attacker = if c.score > 0 {
+                board.side_to_move()
+            } else {
+                board.side_to_move().opp()
+            };
             c.pv = complete_line(board, &c.pv, attacker);
         }
     }
@@ -291,22 +365,44 @@ pub fn forced_win_line(board: &Board, analysis: &Analysis) -> Option<ForcedWin> 
         let found = solver
             .vcf(&mut b, 225, SOLVER_VCF_NODES)
             .map(|l| (WinKind::Vcf, l))
-            .or_else(|| solver.vct(&mut b, 35, SOLVER_VCT_NODES, None).map(|l| (WinKind::Vct, l)));
+            .or_else(|| {
+                solver
+                    .vct(&mut b, 35, SOLVER_VCT_NODES, None)
+                    .map(|l| (WinKind::Vct, l))
+            });
         if let Some((kind, line)) = found {
             let complete = !line.contains(&Pos::NONE);
             let line: Vec<Pos> = line.into_iter().take_while(|p| !p.is_none()).collect();
             let plies = line.len() as i32 + i32::from(!complete);
-            return Some(ForcedWin { winner: me, plies, kind, line, complete, source: "solver" });
+            return Some(ForcedWin {
+                winner: me,
+                plies,
+                kind,
+                line,
+                complete,
+                source: "solver",
+            });
         }
     }
     let best = analysis.candidates.first()?;
     if !is_mate(best.score) {
         return None;
     }
-    let winner = if best.score > 0 { board.side_to_move() } else { board.side_to_move().opp() };
+    let winner = if best.score > 0 {
+        board.side_to_move()
+    } else {
+        board.side_to_move().opp()
+    };
     let line = complete_line(board, &best.pv, winner);
     let (kind, complete) = classify(board, &line, winner);
-    Some(ForcedWin { winner, plies: MATE - best.score.abs(), kind, line, complete, source: "search" })
+    Some(ForcedWin {
+        winner,
+        plies: MATE - best.score.abs(),
+        kind,
+        line,
+        complete,
+        source: "search",
+    })
 }
 
 /// Plays `pv` from `board` and continues while the next move is forced: the attacker's
@@ -322,7 +418,10 @@ fn complete_line(board: &Board, pv: &[Pos], attacker: Color) -> Vec<Pos> {
         line.push(p);
     }
     let find = |b: &mut Board, c: Color, t: Threat| {
-        let squares: Vec<Pos> = b.area(4).filter(|&p| b.is_empty(p) && b.threat(p, c) == t).collect();
+        let squares: Vec<Pos> = b
+            .area(4)
+            .filter(|&p| b.is_empty(p) && b.threat(p, c) == t)
+            .collect();
         squares.into_iter().find(|&p| rules::is_legal(b, p))
     };
     for _ in 0..8 {
@@ -394,7 +493,15 @@ const VALUE_OPTIONS: &[&str] = &[
     "--hash",
     "--threads",
 ];
-const FLAGS: &[&str] = &["--json", "--quiet", "--no-board", "--ansi", "--no-ansi", "--help", "-h"];
+const FLAGS: &[&str] = &[
+    "--json",
+    "--quiet",
+    "--no-board",
+    "--ansi",
+    "--no-ansi",
+    "--help",
+    "-h",
+];
 
 const USAGE: &str = "\
 usage: pbrain-fivefold analyse [POSITION] [options]
@@ -436,7 +543,11 @@ pub fn run(args: &[String]) -> Result<()> {
                 || p.contains('/')
                 || p.contains('\\')
         };
-        args.push(if looks_like_file { "--file".into() } else { "--moves".into() });
+        args.push(if looks_like_file {
+            "--file".into()
+        } else {
+            "--moves".into()
+        });
         args.push(positional.join(" "));
     }
     let args = Args::new(&args);
@@ -466,14 +577,20 @@ pub fn run(args: &[String]) -> Result<()> {
 
     let mut engine = Engine::new(hash_mb << 20);
     engine.set_threads(term::threads(&args)?);
-    let settings = Settings { nbest, max_depth, time };
+    let settings = Settings {
+        nbest,
+        max_depth,
+        time,
+    };
     let live = std::io::stderr().is_terminal();
     let height = board.height();
     let mut progress = |a: &Analysis| {
         if quiet {
             return;
         }
-        let Some(best) = a.candidates.first() else { return };
+        let Some(best) = a.candidates.first() else {
+            return;
+        };
         let text = format!(
             "depth {}  best {} {}  ({} moves, {:.1} s)",
             a.depth,
@@ -483,7 +600,11 @@ pub fn run(args: &[String]) -> Result<()> {
             a.elapsed.as_secs_f64()
         );
         let mut err = std::io::stderr().lock();
-        let _ = if live { write!(err, "{}{text}", term::CLEAR_LINE) } else { writeln!(err, "{text}") };
+        let _ = if live {
+            write!(err, "{}{text}", term::CLEAR_LINE)
+        } else {
+            writeln!(err, "{text}")
+        };
         let _ = err.flush();
     };
     let analysis = best_moves(&mut engine, &board, &settings, &mut progress);
@@ -495,14 +616,27 @@ pub fn run(args: &[String]) -> Result<()> {
     if json {
         writeln!(out, "{}", to_json(&board, &analysis, forced.as_ref()))?;
     } else {
-        write!(out, "{}", to_text(&board, &analysis, forced.as_ref(), !args.flag("--no-board"), ansi))?;
+        write!(
+            out,
+            "{}",
+            to_text(
+                &board,
+                &analysis,
+                forced.as_ref(),
+                !args.flag("--no-board"),
+                ansi
+            )
+        )?;
     }
     out.flush()?;
     Ok(())
 }
 
 fn names(b: &Board, squares: &[Pos]) -> Vec<String> {
-    squares.iter().map(|&p| display::name(p, b.height())).collect()
+    squares
+        .iter()
+        .map(|&p| display::name(p, b.height()))
+        .collect()
 }
 
 /// Mate distance in plies: positive when the side to move makes five, negative when
@@ -518,7 +652,13 @@ fn mate_plies(s: Score) -> Option<i32> {
 }
 
 /// The analysis as text for a person.
-pub fn to_text(b: &Board, a: &Analysis, forced: Option<&ForcedWin>, board: bool, ansi: bool) -> String {
+pub fn to_text(
+    b: &Board,
+    a: &Analysis,
+    forced: Option<&ForcedWin>,
+    board: bool,
+    ansi: bool,
+) -> String {
     let mut s = String::new();
     let moves = names(b, &b.history().iter().map(|m| m.pos).collect::<Vec<_>>());
     s.push_str(&format!(
@@ -546,11 +686,18 @@ pub fn to_text(b: &Board, a: &Analysis, forced: Option<&ForcedWin>, board: bool,
         }
     }
     if let Some((c, line)) = display::winning_line(b) {
-        s.push_str(&format!("The game is over: {} has five ({}).\n", c.name(), display::names(b, &line)));
+        s.push_str(&format!(
+            "The game is over: {} has five ({}).\n",
+            c.name(),
+            display::names(b, &line)
+        ));
         return s;
     }
     if a.candidates.is_empty() {
-        s.push_str(&format!("The game is over: {} has no legal move (draw).\n", b.side_to_move().name()));
+        s.push_str(&format!(
+            "The game is over: {} has no legal move (draw).\n",
+            b.side_to_move().name()
+        ));
         return s;
     }
     s.push_str(&format!(
@@ -576,7 +723,11 @@ pub fn to_text(b: &Board, a: &Analysis, forced: Option<&ForcedWin>, board: bool,
             Some(n) => (b.side_to_move().opp(), -n),
             None => (b.side_to_move(), 0),
         };
-        s.push_str(&format!("  ({}: {} makes five in {plies} plies)\n", format_score(c.score), who.name()));
+        s.push_str(&format!(
+            "  ({}: {} makes five in {plies} plies)\n",
+            format_score(c.score),
+            who.name()
+        ));
     }
     match forced {
         Some(f) => {
@@ -593,7 +744,10 @@ pub fn to_text(b: &Board, a: &Analysis, forced: Option<&ForcedWin>, board: bool,
                 if f.complete { "" } else { " ..." }
             ));
         }
-        None => s.push_str(&format!("Forced win (VCF/VCT): none found by the search to depth {}\n", a.depth)),
+        None => s.push_str(&format!(
+            "Forced win (VCF/VCT): none found by the search to depth {}\n",
+            a.depth
+        )),
     }
     s
 }
@@ -602,12 +756,14 @@ pub fn to_text(b: &Board, a: &Analysis, forced: Option<&ForcedWin>, board: bool,
 pub fn to_json(b: &Board, a: &Analysis, forced: Option<&ForcedWin>) -> Json {
     let moves: Vec<Pos> = b.history().iter().map(|m| m.pos).collect();
     let game_over = match display::winning_line(b) {
-        Some((c, line)) => {
-            Json::object(vec![("winner", Json::str(c.name())), ("line", Json::strings(names(b, &line)))])
-        }
-        None if a.candidates.is_empty() => {
-            Json::object(vec![("winner", Json::Null), ("reason", Json::str("no legal move"))])
-        }
+        Some((c, line)) => Json::object(vec![
+            ("winner", Json::str(c.name())),
+            ("line", Json::strings(names(b, &line))),
+        ]),
+        None if a.candidates.is_empty() => Json::object(vec![
+            ("winner", Json::Null),
+            ("reason", Json::str("no legal move")),
+        ]),
         None => Json::Null,
     };
     let best = a
@@ -619,7 +775,10 @@ pub fn to_json(b: &Board, a: &Analysis, forced: Option<&ForcedWin>) -> Json {
                 ("xy", Json::str(xy(c.mv))),
                 ("score", Json::Int(c.score as i64)),
                 ("score_text", Json::str(format_score(c.score))),
-                ("mate", mate_plies(c.score).map_or(Json::Null, |m| Json::Int(m as i64))),
+                (
+                    "mate",
+                    mate_plies(c.score).map_or(Json::Null, |m| Json::Int(m as i64)),
+                ),
                 ("depth", Json::Int(c.depth as i64)),
                 ("pv", Json::strings(names(b, &c.pv))),
             ])
@@ -679,7 +838,11 @@ mod tests {
         // Black h8 i8 j8 with both sides open: g8 or k8 makes an open four.
         let b = board(Rule::Freestyle, "h8 a1 i8 o1 j8 a15");
         let mut e = Engine::new(1 << 20);
-        let s = Settings { nbest: 3, max_depth: Some(4), time: None };
+        let s = Settings {
+            nbest: 3,
+            max_depth: Some(4),
+            time: None,
+        };
         let a = best_moves(&mut e, &b, &s, &mut |_| {});
         assert_eq!(a.candidates.len(), 3);
         let mut moves: Vec<Pos> = a.candidates.iter().map(|c| c.mv).collect();
@@ -698,7 +861,16 @@ mod tests {
     fn no_candidates_when_the_game_is_over() {
         let b = board(Rule::Freestyle, "h8 a1 i8 o1 j8 a15 k8 o15 l8");
         let mut e = Engine::new(1 << 20);
-        let a = best_moves(&mut e, &b, &Settings { nbest: 3, max_depth: Some(3), time: None }, &mut |_| {});
+        let a = best_moves(
+            &mut e,
+            &b,
+            &Settings {
+                nbest: 3,
+                max_depth: Some(3),
+                time: None,
+            },
+            &mut |_| {},
+        );
         assert!(a.candidates.is_empty());
         assert!(to_text(&b, &a, None, false, false).contains("black has five (h8 i8 j8 k8 l8)"));
     }

@@ -105,7 +105,10 @@ pub fn run_search_threads(depth: i32, threads: usize) -> Vec<String> {
     let start = Instant::now();
     for p in POSITIONS {
         let board = position(p);
-        let limits = Limits { max_depth: Some(depth), ..Limits::default() };
+        let limits = Limits {
+            max_depth: Some(depth),
+            ..Limits::default()
+        };
         let r = if threads <= 1 {
             let tt = Arc::new(Tt::new(BENCH_HASH_MB << 20));
             let mut s = Searcher::new(tt, Arc::new(AtomicBool::new(false)));

@@ -46,7 +46,10 @@ fn zobrist() -> &'static Zobrist {
         let mut s = 0x5EED_F1FE_F01D_2026u64;
         let black = (0..CELLS).map(|_| splitmix(&mut s)).collect();
         let white = (0..CELLS).map(|_| splitmix(&mut s)).collect();
-        Zobrist { stone: [black, white], side: splitmix(&mut s) }
+        Zobrist {
+            stone: [black, white],
+            side: splitmix(&mut s),
+        }
     })
 }
 
@@ -97,7 +100,9 @@ impl Board {
     /// A new empty board. Sizes outside 5..=32 are an error.
     pub fn new(width: usize, height: usize, rule: Rule) -> Result<Board, String> {
         if !(MIN_SIZE..=MAX_SIZE).contains(&width) || !(MIN_SIZE..=MAX_SIZE).contains(&height) {
-            return Err(format!("board size {width}x{height} is outside {MIN_SIZE}..{MAX_SIZE}"));
+            return Err(format!(
+                "board size {width}x{height} is outside {MIN_SIZE}..{MAX_SIZE}"
+            ));
         }
         let tables = pattern::tables(rule);
         let mut b = Board {
@@ -126,7 +131,10 @@ impl Board {
             sq.keys = keys[i];
             sq.pats = pats[i];
             sq.threat = threat[i];
-            sq.vals = [b.tables.combo(0, pats[i][0]).vals, b.tables.combo(1, pats[i][1]).vals];
+            sq.vals = [
+                b.tables.combo(0, pats[i][0]).vals,
+                b.tables.combo(1, pats[i][1]).vals,
+            ];
         }
         b.counts = counts;
         b.value_sum = value_sum;
@@ -197,7 +205,8 @@ impl Board {
     }
     /// The square at `x,y`, if on the board.
     pub fn pos(&self, x: i64, y: i64) -> Option<Pos> {
-        self.contains(x, y).then(|| Pos::new(x as usize, y as usize))
+        self.contains(x, y)
+            .then(|| Pos::new(x as usize, y as usize))
     }
     /// Raw cell code at a square (see [`cell`]).
     #[inline]
@@ -260,7 +269,9 @@ impl Board {
     }
     /// How many empty squares have a threat class of at least `t` (and below Forbidden).
     pub fn count_at_least(&self, c: Color, t: Threat) -> u32 {
-        (t as usize..Threat::Forbidden as usize).map(|i| self.counts[c.index()][i] as u32).sum()
+        (t as usize..Threat::Forbidden as usize)
+            .map(|i| self.counts[c.index()][i] as u32)
+            .sum()
     }
     /// Sum of the evaluation values of all empty squares for a colour, as the side to
     /// move (`role` 0) or as the other side (`role` 1).
@@ -275,7 +286,8 @@ impl Board {
     }
     /// Bounding box of the stones (x0, y0, x1, y1).
     pub fn bbox(&self) -> Option<(usize, usize, usize, usize)> {
-        self.bbox.map(|(a, b, c, d)| (a as usize, b as usize, c as usize, d as usize))
+        self.bbox
+            .map(|(a, b, c, d)| (a as usize, b as usize, c as usize, d as usize))
     }
     /// Every square of the board, row by row.
     pub fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
@@ -315,9 +327,18 @@ impl Board {
     /// Plays a stone of colour `c`; the opponent of `c` is to move next.
     pub fn make_color(&mut self, p: Pos, c: Color) {
         let i = p.idx();
-        debug_assert_eq!(self.cells[i], cell::EMPTY, "make on a non-empty square {p:?}");
+        debug_assert_eq!(
+            self.cells[i],
+            cell::EMPTY,
+            "make on a non-empty square {p:?}"
+        );
         let won = self.sq[i].threat[c.index()] == Threat::Five as u8;
-        self.history.push(Played { pos: p, color: c, won, bbox: self.bbox });
+        self.history.push(Played {
+            pos: p,
+            color: c,
+            won,
+            bbox: self.bbox,
+        });
         self.uncount(i);
         self.cells[i] = c.cell();
         self.zobrist ^= zobrist().stone[c.index()][i];
@@ -532,7 +553,13 @@ impl Board {
     #[allow(clippy::type_complexity)]
     fn recompute(
         &self,
-    ) -> (Vec<[u32; 4]>, Vec<[u16; 2]>, Vec<[u8; 2]>, [[u16; Threat::COUNT]; 2], [[i32; 2]; 2]) {
+    ) -> (
+        Vec<[u32; 4]>,
+        Vec<[u16; 2]>,
+        Vec<[u8; 2]>,
+        [[u16; Threat::COUNT]; 2],
+        [[i32; 2]; 2],
+    ) {
         let t = self.tables;
         let mut keys = vec![[0u32; 4]; CELLS];
         let mut pats = vec![[0u16; 2]; CELLS];
@@ -583,7 +610,10 @@ impl Board {
                 if threat[i] != self.sq[i].threat {
                     return Err(format!("threat classes differ at {p:?}"));
                 }
-                let v = [self.tables.combo(0, pats[i][0]).vals, self.tables.combo(1, pats[i][1]).vals];
+                let v = [
+                    self.tables.combo(0, pats[i][0]).vals,
+                    self.tables.combo(1, pats[i][1]).vals,
+                ];
                 if v != self.sq[i].vals {
                     return Err(format!("square values differ at {p:?}"));
                 }
@@ -592,7 +622,9 @@ impl Board {
             for dy in -2i64..=2 {
                 for dx in -2i64..=2 {
                     let (x, y) = (p.x() as i64 + dx, p.y() as i64 + dy);
-                    if self.contains(x, y) && self.cells[Pos::new(x as usize, y as usize).idx()] != cell::EMPTY {
+                    if self.contains(x, y)
+                        && self.cells[Pos::new(x as usize, y as usize).idx()] != cell::EMPTY
+                    {
                         n += 1;
                     }
                 }
@@ -605,7 +637,10 @@ impl Board {
             return Err("threat counts differ".into());
         }
         if value_sum != self.value_sum {
-            return Err(format!("value sums differ: {:?} vs {:?}", value_sum, self.value_sum));
+            return Err(format!(
+                "value sums differ: {:?} vs {:?}",
+                value_sum, self.value_sum
+            ));
         }
         let mut z = 0u64;
         let mut stones = 0;
@@ -708,7 +743,11 @@ impl Board {
         for m in &mut b.history {
             m.won = false;
         }
-        b.side = if nb == nw || nb < nw { Color::Black } else { Color::White };
+        b.side = if nb == nw || nb < nw {
+            Color::Black
+        } else {
+            Color::White
+        };
         Ok(b)
     }
 }

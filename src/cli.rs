@@ -15,7 +15,9 @@ pub struct Args {
 
 impl Args {
     pub fn new(args: &[String]) -> Args {
-        Args { args: args.to_vec() }
+        Args {
+            args: args.to_vec(),
+        }
     }
     /// Whether `--name` is present.
     pub fn flag(&self, name: &str) -> bool {
@@ -37,7 +39,10 @@ impl Args {
     pub fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>> {
         match self.value(name) {
             None => Ok(None),
-            Some(v) => v.parse().map(Some).map_err(|_| anyhow!("{name} expects a number, got '{v}'")),
+            Some(v) => v
+                .parse()
+                .map(Some)
+                .map_err(|_| anyhow!("{name} expects a number, got '{v}'")),
         }
     }
     /// The rule from `--rule` (name or protocol number), freestyle by default.
@@ -52,18 +57,36 @@ impl Args {
 }
 
 /// Plays a list of squares in order (black first) on a new board, checking each move.
-pub fn board_from_moves(moves: &[(usize, usize)], width: usize, height: usize, rule: Rule) -> Result<Board> {
+pub fn board_from_moves(
+    moves: &[(usize, usize)],
+    width: usize,
+    height: usize,
+    rule: Rule,
+) -> Result<Board> {
     let mut b = Board::new(width, height, rule).map_err(|e| anyhow!(e))?;
     for (i, &(x, y)) in moves.iter().enumerate() {
         let p = Pos::new(x, y);
         if !b.is_empty(p) {
-            bail!("move {} ({}) is on an occupied square", i + 1, notation::square_name(p, height));
+            bail!(
+                "move {} ({}) is on an occupied square",
+                i + 1,
+                notation::square_name(p, height)
+            );
         }
-        if b.last_move_won() {
-            bail!("move {} ({}) comes after the game was already won", i + 1, notation::square_name(p, height));
+        if let Some(c) = b.winner() {
+            bail!(
+                "move {} ({}) comes after the game is already over: {} made five",
+                i + 1,
+                notation::square_name(p, height),
+                c.name()
+            );
         }
         if b.side_to_move() == crate::types::Color::Black && rules::is_forbidden(&mut b, p) {
-            bail!("move {} ({}) is a forbidden move for black under renju", i + 1, notation::square_name(p, height));
+            bail!(
+                "move {} ({}) is a forbidden move for black under renju",
+                i + 1,
+                notation::square_name(p, height)
+            );
         }
         b.make(p);
     }
@@ -81,7 +104,8 @@ pub fn position(args: &Args) -> Result<Board> {
     let height: usize = args.number("--height")?.unwrap_or(size);
     if let Some(path) = args.value("--file") {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-        return position_from_text(&text, width, height, rule).with_context(|| format!("in {path}"));
+        return position_from_text(&text, width, height, rule)
+            .with_context(|| format!("in {path}"));
     }
     let moves = args.value("--moves").unwrap_or("");
     let list = notation::parse_moves(moves, width, height).map_err(|e| anyhow!(e))?;
@@ -99,7 +123,10 @@ pub fn position_from_text(text: &str, width: usize, height: usize, rule: Rule) -
         let (w, h, moves) = crate::record::parse_psq(text)?;
         return board_from_moves(&moves, w, h, rule);
     }
-    if t.lines().any(|l| l.trim().starts_with(|c: char| c == 'X' || c == 'O' || c == '.' || c == '+')) {
+    if t.lines().any(|l| {
+        l.trim()
+            .starts_with(|c: char| c == 'X' || c == 'O' || c == '.' || c == '+')
+    }) {
         return Board::from_diagram(text, rule).map_err(|e| anyhow!(e));
     }
     let list = notation::parse_moves(text, width, height).map_err(|e| anyhow!(e))?;

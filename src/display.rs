@@ -45,7 +45,12 @@ impl View {
         } else {
             Vec::new()
         };
-        View { last: b.last_move(), highlight: win.map(|(_, l)| l).unwrap_or_default(), forbidden, ansi }
+        View {
+            last: b.last_move(),
+            highlight: win.map(|(_, l)| l).unwrap_or_default(),
+            forbidden,
+            ansi,
+        }
     }
 }
 
@@ -111,7 +116,12 @@ pub fn render(b: &Board, v: &View) -> String {
             } else {
                 ' '
             };
-            paint(&mut line, LAST_STYLE, &sep.to_string(), v.ansi && sep != ' ');
+            paint(
+                &mut line,
+                LAST_STYLE,
+                &sep.to_string(),
+                v.ansi && sep != ' ',
+            );
             let (ch, style) = match b.stone(p) {
                 Some(Color::Black) => ('X', BLACK_STYLE),
                 Some(Color::White) => ('O', WHITE_STYLE),
@@ -123,8 +133,17 @@ pub fn render(b: &Board, v: &View) -> String {
             }
             paint(&mut line, style, &ch.to_string(), v.ansi);
         }
-        let end = if v.last == Some(Pos::new(w - 1, y)) { ']' } else { ' ' };
-        paint(&mut line, LAST_STYLE, &end.to_string(), v.ansi && end != ' ');
+        let end = if v.last == Some(Pos::new(w - 1, y)) {
+            ']'
+        } else {
+            ' '
+        };
+        paint(
+            &mut line,
+            LAST_STYLE,
+            &end.to_string(),
+            v.ansi && end != ' ',
+        );
         line.push(' ');
         paint(&mut line, DIM_STYLE, &row.to_string(), v.ansi);
         s.push_str(&line);
@@ -146,7 +165,11 @@ pub fn name(p: Pos, height: usize) -> String {
 
 /// Names of squares, `h8` style, separated by spaces.
 pub fn names(b: &Board, squares: &[Pos]) -> String {
-    squares.iter().map(|&p| name(p, b.height())).collect::<Vec<_>>().join(" ")
+    squares
+        .iter()
+        .map(|&p| name(p, b.height()))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The run of `c` stones through `p` along direction `d`, in order, and whether it wins
@@ -163,8 +186,13 @@ fn run_through(b: &Board, p: Pos, d: usize, c: Color) -> (Vec<Pos>, bool) {
         hi += 1;
     }
     let run: Vec<Pos> = (lo..=hi).filter_map(at).collect();
-    let exact = matches!(b.rule(), Rule::Exact | Rule::CaroExact) || (b.rule() == Rule::Renju && c == Color::Black);
-    let long_enough = if exact { run.len() == 5 } else { run.len() >= 5 };
+    let exact = matches!(b.rule(), Rule::Exact | Rule::CaroExact)
+        || (b.rule() == Rule::Renju && c == Color::Black);
+    let long_enough = if exact {
+        run.len() == 5
+    } else {
+        run.len() >= 5
+    };
     let caro = matches!(b.rule(), Rule::Caro | Rule::CaroExact);
     let blocked = |k: i64| at(k).is_some_and(|q| b.stone(q) == Some(c.opp()));
     let wins = long_enough && !(caro && blocked(lo - 1) && blocked(hi + 1));

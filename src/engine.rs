@@ -13,7 +13,9 @@ pub const MAX_THREADS: usize = 256;
 
 /// Default number of threads: every core the machine reports, at most 64.
 pub fn default_threads() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get()).min(64)
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(64)
 }
 
 /// Default table size when the manager gives no memory limit.
@@ -41,7 +43,14 @@ impl Engine {
         let tt = Arc::new(Tt::new(hash_bytes));
         let stop = Arc::new(AtomicBool::new(false));
         let searcher = Searcher::new(tt.clone(), stop.clone());
-        Engine { tt, stop, searcher, helpers: Vec::new(), threads: 1, params: crate::search::Params::default() }
+        Engine {
+            tt,
+            stop,
+            searcher,
+            helpers: Vec::new(),
+            threads: 1,
+            params: crate::search::Params::default(),
+        }
     }
 
     /// The flag that stops a running search (set it from another thread).
@@ -96,7 +105,12 @@ impl Engine {
     /// With several threads (lazy SMP), helpers search the same position sharing the
     /// table; only the main thread's result and reports count, and it stops the helpers
     /// when it is done. One thread is fully deterministic for a fixed depth.
-    pub fn think(&mut self, board: &Board, limits: &Limits, report: &mut dyn FnMut(&Info)) -> SearchResult {
+    pub fn think(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
         self.stop.store(false, Ordering::SeqCst);
         if self.threads <= 1 {
             self.searcher.set_thread(0, None);
@@ -110,7 +124,11 @@ impl Engine {
         self.helpers.truncate(self.threads - 1);
         let nodes = Arc::new(AtomicU64::new(0));
         self.searcher.set_thread(0, Some(nodes.clone()));
-        let helper_limits = Limits { max_depth: limits.max_depth, max_nodes: None, budget: None };
+        let helper_limits = Limits {
+            max_depth: limits.max_depth,
+            max_nodes: None,
+            budget: None,
+        };
         let stop = self.stop.clone();
         let (main, helpers) = (&mut self.searcher, &mut self.helpers);
         std::thread::scope(|s| {

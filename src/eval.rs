@@ -85,7 +85,9 @@ mod tests {
         let b = crate::bench::position(&crate::bench::POSITIONS[2]);
         let me = b.side_to_move();
         let (fm, fo) = (features(&b, me), features(&b, me.opp()));
-        let lin: f32 = (0..FEATURES).map(|k| WEIGHTS[0][k] as f32 * fm[k] - WEIGHTS[1][k] as f32 * fo[k]).sum();
+        let lin: f32 = (0..FEATURES)
+            .map(|k| WEIGHTS[0][k] as f32 * fm[k] - WEIGHTS[1][k] as f32 * fo[k])
+            .sum();
         assert_eq!(lin as i32, evaluate(&b));
         let empty = Board::square(15, Rule::Freestyle).unwrap();
         assert_eq!(evaluate(&empty), 0);

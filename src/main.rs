@@ -70,7 +70,9 @@ fn main() -> ExitCode {
         // may pass its own): the protocol on stdin/stdout.
         None | Some("protocol") => protocol(),
         Some(flag) if flag.starts_with('-') => {
-            eprintln!("pbrain-fivefold: ignoring unknown option '{flag}'; speaking the Gomocup protocol");
+            eprintln!(
+                "pbrain-fivefold: ignoring unknown option '{flag}'; speaking the Gomocup protocol"
+            );
             protocol()
         }
         Some(other) => {

@@ -37,9 +37,13 @@ pub enum Situation {
 }
 
 /// Ordering bonus for the side to move's own threat class at a square.
-const ATTACK: [i32; Threat::COUNT] = [0, 60, 80, 120, 150, 400, 450, 900, 500, 700, 4000, 8000, 100_000, -100_000];
+const ATTACK: [i32; Threat::COUNT] = [
+    0, 60, 80, 120, 150, 400, 450, 900, 500, 700, 4000, 8000, 100_000, -100_000,
+];
 /// Ordering bonus for the opponent's threat class at a square (blocking it).
-const DEFEND: [i32; Threat::COUNT] = [0, 40, 50, 90, 110, 300, 350, 700, 200, 300, 2000, 5000, 50_000, 0];
+const DEFEND: [i32; Threat::COUNT] = [
+    0, 40, 50, 90, 110, 300, 350, 700, 200, 300, 2000, 5000, 50_000, 0,
+];
 
 /// Ordering score of a square from both colours' shapes.
 #[inline]
@@ -67,7 +71,9 @@ pub fn legal_for(b: &mut Board, p: Pos, c: Color) -> bool {
 /// The first square (in reading order) where colour `c` has threat class exactly `t`.
 pub fn find_square(b: &Board, c: Color, t: Threat) -> Option<Pos> {
     let (x0, y0, x1, y1) = b.area_rect(2);
-    (y0..=y1).flat_map(|y| (x0..=x1).map(move |x| Pos::new(x, y))).find(|&p| b.is_empty(p) && b.threat(p, c) == t)
+    (y0..=y1)
+        .flat_map(|y| (x0..=x1).map(move |x| Pos::new(x, y)))
+        .find(|&p| b.is_empty(p) && b.threat(p, c) == t)
 }
 
 /// Squares where colour `c` has threat class `t` or better (below Forbidden), scanning the
@@ -103,20 +109,35 @@ pub fn generate_unsorted(b: &mut Board, out: &mut Vec<ScoredMove>) -> Situation 
     let me = b.side_to_move();
     let opp = me.opp();
     if b.move_count() == 0 {
-        out.push(ScoredMove { pos: b.center(), score: 0 });
+        out.push(ScoredMove {
+            pos: b.center(),
+            score: 0,
+        });
         return Situation::Quiet;
     }
     if b.count(me, Threat::Five) > 0 {
-        if let Some(p) = b.area(4).find(|&p| b.is_empty(p) && b.threat(p, me) == Threat::Five) {
-            out.push(ScoredMove { pos: p, score: 1_000_000 });
+        if let Some(p) = b
+            .area(4)
+            .find(|&p| b.is_empty(p) && b.threat(p, me) == Threat::Five)
+        {
+            out.push(ScoredMove {
+                pos: p,
+                score: 1_000_000,
+            });
             return Situation::Win;
         }
     }
     if b.count(opp, Threat::Five) > 0 {
-        let squares: Vec<Pos> = b.area(4).filter(|&p| b.is_empty(p) && b.threat(p, opp) == Threat::Five).collect();
+        let squares: Vec<Pos> = b
+            .area(4)
+            .filter(|&p| b.is_empty(p) && b.threat(p, opp) == Threat::Five)
+            .collect();
         for p in squares {
             if legal_for(b, p, me) {
-                out.push(ScoredMove { pos: p, score: order_score(b, p, me) });
+                out.push(ScoredMove {
+                    pos: p,
+                    score: order_score(b, p, me),
+                });
             }
         }
         sort(out);
@@ -145,7 +166,10 @@ fn quiet_moves(b: &mut Board, out: &mut Vec<ScoredMove>) {
             if renju_black && !legal_for(b, p, me) {
                 continue;
             }
-            out.push(ScoredMove { pos: p, score: order_score(b, p, me) });
+            out.push(ScoredMove {
+                pos: p,
+                score: order_score(b, p, me),
+            });
         }
     }
 }
@@ -168,7 +192,9 @@ fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
         if b.threat(p, opp) == Threat::OpenFour {
             cands.push(p);
             for d in 0..4 {
-                if b.pat(p, opp, d) < crate::pattern::Pat::OpenFour && b.pat(p, opp, d) != crate::pattern::Pat::Four {
+                if b.pat(p, opp, d) < crate::pattern::Pat::OpenFour
+                    && b.pat(p, opp, d) != crate::pattern::Pat::Four
+                {
                     continue;
                 }
                 for k in -4isize..=4 {
@@ -195,7 +221,10 @@ fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
                 continue;
             }
         }
-        out.push(ScoredMove { pos: p, score: order_score(b, p, me) });
+        out.push(ScoredMove {
+            pos: p,
+            score: order_score(b, p, me),
+        });
     }
 }
 

@@ -60,7 +60,13 @@ pub fn parent_score(child: Score) -> Score {
 
 /// Depth-0 evaluation: final positions get their exact score, others the static evaluation.
 pub fn static_eval(b: &Board) -> Eval {
-    let done = |score| Eval { score, depth: 0, seldepth: 0, pv: Vec::new(), terminal: true };
+    let done = |score| Eval {
+        score,
+        depth: 0,
+        seldepth: 0,
+        pv: Vec::new(),
+        terminal: true,
+    };
     if b.last_move_won() {
         // The side to move faces a five already made.
         return done(mated_in(0));
@@ -80,9 +86,21 @@ pub fn static_eval(b: &Board) -> Eval {
         });
     }
     if situation == Situation::Win {
-        return Eval { score: mate_in(1), depth: 0, seldepth: 1, pv: vec![moves[0].pos], terminal: true };
+        return Eval {
+            score: mate_in(1),
+            depth: 0,
+            seldepth: 1,
+            pv: vec![moves[0].pos],
+            terminal: true,
+        };
     }
-    Eval { score: eval::evaluate(b), depth: 0, seldepth: 0, pv: Vec::new(), terminal: false }
+    Eval {
+        score: eval::evaluate(b),
+        depth: 0,
+        seldepth: 0,
+        pv: Vec::new(),
+        terminal: false,
+    }
 }
 
 /// How far [`deepen`] takes its positions.
@@ -107,11 +125,20 @@ pub fn deepen(
     abort: &AtomicBool,
     on_round: &mut dyn FnMut(&Round),
 ) -> (Vec<Eval>, u64) {
-    let Race { max_depth, keep, rank } = *race;
+    let Race {
+        max_depth,
+        keep,
+        rank,
+    } = *race;
     let start = Instant::now();
     let mut evals: Vec<Eval> = boards.iter().map(static_eval).collect();
     let mut nodes = 0u64;
-    on_round(&Round { depth: 0, evals: &evals, nodes, elapsed: start.elapsed() });
+    on_round(&Round {
+        depth: 0,
+        evals: &evals,
+        nodes,
+        elapsed: start.elapsed(),
+    });
     let mut racing: Vec<usize> = (0..boards.len()).filter(|&i| !evals[i].terminal).collect();
     let max_depth = max_depth.clamp(0, MAX_DEPTH - 1);
     for depth in 1..=max_depth {
@@ -143,13 +170,21 @@ pub fn deepen(
                 break;
             }
             let child_limits = if depth == 1 {
-                Limits { max_depth: Some(1), ..Limits::default() }
+                Limits {
+                    max_depth: Some(1),
+                    ..Limits::default()
+                }
             } else {
-                let left = limits.budget.map(|b| b.hard.saturating_sub(start.elapsed()));
+                let left = limits
+                    .budget
+                    .map(|b| b.hard.saturating_sub(start.elapsed()));
                 Limits {
                     max_depth: Some(depth),
                     max_nodes: limits.max_nodes.map(|n| n.saturating_sub(nodes).max(1)),
-                    budget: left.map(|left| Budget { soft: left, hard: left }),
+                    budget: left.map(|left| Budget {
+                        soft: left,
+                        hard: left,
+                    }),
                 }
             };
             let r = engine.think(&boards[i], &child_limits, &mut |_| {});
@@ -165,7 +200,16 @@ pub fn deepen(
             if pv.is_empty() && !r.best.is_none() {
                 pv.push(r.best);
             }
-            round.push((i, Eval { score: r.score, depth, seldepth: r.seldepth.max(depth), pv, terminal: false }));
+            round.push((
+                i,
+                Eval {
+                    score: r.score,
+                    depth,
+                    seldepth: r.seldepth.max(depth),
+                    pv,
+                    terminal: false,
+                },
+            ));
             if out_of_budget {
                 // This position finished, but the others cannot: the depth is incomplete.
                 complete = round.len() == racing.len();
@@ -178,7 +222,12 @@ pub fn deepen(
         for (i, e) in round {
             evals[i] = e;
         }
-        on_round(&Round { depth, evals: &evals, nodes, elapsed: start.elapsed() });
+        on_round(&Round {
+            depth,
+            evals: &evals,
+            nodes,
+            elapsed: start.elapsed(),
+        });
         if limits.max_nodes.is_some_and(|n| nodes >= n) {
             break;
         }
@@ -231,13 +280,20 @@ pub fn candidates(board: &Board, exclude: &[Pos]) -> Vec<Pos> {
     let mut b = board.clone();
     let mut moves: Vec<ScoredMove> = Vec::new();
     movegen::generate(&mut b, &mut moves);
-    let list: Vec<Pos> = moves.iter().map(|m| m.pos).filter(|p| !exclude.contains(p)).collect();
+    let list: Vec<Pos> = moves
+        .iter()
+        .map(|m| m.pos)
+        .filter(|p| !exclude.contains(p))
+        .collect();
     if !list.is_empty() {
         return list;
     }
     let me = b.side_to_move();
     let centre = b.center();
-    let squares: Vec<Pos> = b.squares().filter(|&p| b.is_empty(p) && !exclude.contains(&p)).collect();
+    let squares: Vec<Pos> = b
+        .squares()
+        .filter(|&p| b.is_empty(p) && !exclude.contains(&p))
+        .collect();
     let mut scored: Vec<(i32, usize, Pos)> = Vec::new();
     for p in squares {
         if movegen::legal_for(&mut b, p, me) {
@@ -282,8 +338,13 @@ pub fn best_lines(
             .map(|(&m, e)| {
                 let mut pv = vec![m];
                 pv.extend_from_slice(&e.pv);
-                let line =
-                    Line { mv: m, score: parent_score(e.score), depth: e.depth + 1, seldepth: e.seldepth + 1, pv };
+                let line = Line {
+                    mv: m,
+                    score: parent_score(e.score),
+                    depth: e.depth + 1,
+                    seldepth: e.seldepth + 1,
+                    pv,
+                };
                 (effective_depth(e, deepest), line)
             })
             .collect();
@@ -296,12 +357,23 @@ pub fn best_lines(
     };
     let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) - 1;
     let keep = (2 * n).max(n + 8);
-    let race = Race { max_depth, keep, rank: &|e: &Eval| -(e.score as i64) };
-    let (evals, _) = deepen(engine, &children, &race, limits, abort, &mut |round: &Round| {
-        if round.depth > 0 {
-            report(&to_lines(round.evals), round.nodes, round.elapsed);
-        }
-    });
+    let race = Race {
+        max_depth,
+        keep,
+        rank: &|e: &Eval| -(e.score as i64),
+    };
+    let (evals, _) = deepen(
+        engine,
+        &children,
+        &race,
+        limits,
+        abort,
+        &mut |round: &Round| {
+            if round.depth > 0 {
+                report(&to_lines(round.evals), round.nodes, round.elapsed);
+            }
+        },
+    );
     to_lines(&evals)
 }
 
@@ -329,10 +401,22 @@ mod tests {
     #[test]
     fn winning_move_is_first_line() {
         // Black has four in a row with both ends open; white played elsewhere.
-        let b = board(&[(3, 7), (3, 0), (4, 7), (4, 0), (5, 7), (5, 0), (6, 7), (9, 9)]);
+        let b = board(&[
+            (3, 7),
+            (3, 0),
+            (4, 7),
+            (4, 0),
+            (5, 7),
+            (5, 0),
+            (6, 7),
+            (9, 9),
+        ]);
         let mut e = Engine::new(1 << 20);
         let abort = AtomicBool::new(false);
-        let limits = Limits { max_depth: Some(3), ..Limits::default() };
+        let limits = Limits {
+            max_depth: Some(3),
+            ..Limits::default()
+        };
         let lines = best_lines(&mut e, &b, 3, &[], &limits, &abort, &mut |_, _, _| {});
         assert!(!lines.is_empty());
         assert_eq!(lines[0].score, mate_in(1));
@@ -349,7 +433,10 @@ mod tests {
         let b = board(&[(7, 7), (8, 8), (8, 6)]);
         let mut e = Engine::new(1 << 20);
         let abort = AtomicBool::new(false);
-        let limits = Limits { max_depth: Some(3), ..Limits::default() };
+        let limits = Limits {
+            max_depth: Some(3),
+            ..Limits::default()
+        };
         let mut rounds = 0;
         let lines = best_lines(&mut e, &b, 4, &[], &limits, &abort, &mut |l, _, _| {
             rounds += 1;
@@ -361,7 +448,9 @@ mod tests {
             assert!(w[0].score >= w[1].score);
             assert_ne!(w[0].mv, w[1].mv);
         }
-        assert!(lines.iter().all(|l| l.depth == 3 && l.pv[0] == l.mv && b.is_empty(l.mv)));
+        assert!(lines
+            .iter()
+            .all(|l| l.depth == 3 && l.pv[0] == l.mv && b.is_empty(l.mv)));
     }
 
     #[test]
@@ -369,7 +458,15 @@ mod tests {
         let b = board(&[(7, 7), (8, 8)]);
         let mut e = Engine::new(1 << 20);
         let abort = AtomicBool::new(true);
-        let lines = best_lines(&mut e, &b, 2, &[], &Limits::default(), &abort, &mut |_, _, _| {});
+        let lines = best_lines(
+            &mut e,
+            &b,
+            2,
+            &[],
+            &Limits::default(),
+            &abort,
+            &mut |_, _, _| {},
+        );
         assert_eq!(lines.len(), 2);
         assert!(lines.iter().all(|l| l.depth == 1));
     }

@@ -12,20 +12,27 @@ pub fn parse_square(s: &str, width: usize, height: usize) -> Result<(usize, usiz
         return Err("empty square".into());
     }
     let (x, y) = if let Some((a, b)) = s.split_once(',') {
-        let x: i64 = a.trim().parse().map_err(|_| format!("'{s}' is not a square (expected x,y)"))?;
-        let y: i64 = b.trim().parse().map_err(|_| format!("'{s}' is not a square (expected x,y)"))?;
+        let x: i64 = a
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{s}' is not a square (expected x,y)"))?;
+        let y: i64 = b
+            .trim()
+            .parse()
+            .map_err(|_| format!("'{s}' is not a square (expected x,y)"))?;
         (x, y)
     } else {
         let lower = s.to_ascii_lowercase();
         let mut chars = lower.chars();
         let c = chars.next().unwrap_or(' ');
         if !c.is_ascii_lowercase() {
-            return Err(format!("'{s}' is not a square (expected x,y or a letter and a number like h8)"));
+            return Err(format!(
+                "'{s}' is not a square (expected x,y or a letter and a number like h8)"
+            ));
         }
-        let row: i64 = chars
-            .as_str()
-            .parse()
-            .map_err(|_| format!("'{s}' is not a square (expected x,y or a letter and a number like h8)"))?;
+        let row: i64 = chars.as_str().parse().map_err(|_| {
+            format!("'{s}' is not a square (expected x,y or a letter and a number like h8)")
+        })?;
         let x = (c as u8 - b'a') as i64;
         (x, height as i64 - row)
     };

@@ -16,16 +16,30 @@ use anyhow::{bail, Result};
 /// Formats an opening in the Gomocup offset format.
 pub fn offset_line(opening: &[Pos], size: usize) -> String {
     let c = (size / 2) as i64;
-    opening.iter().map(|p| format!("{},{}", p.x() as i64 - c, p.y() as i64 - c)).collect::<Vec<_>>().join(", ")
+    opening
+        .iter()
+        .map(|p| format!("{},{}", p.x() as i64 - c, p.y() as i64 - c))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Formats an opening in c-gomoku-cli's `pos` format.
 pub fn pos_line(opening: &[Pos]) -> String {
-    opening.iter().map(|p| format!("{}{}", (b'a' + p.x() as u8) as char, p.y() + 1)).collect()
+    opening
+        .iter()
+        .map(|p| format!("{}{}", (b'a' + p.x() as u8) as char, p.y() + 1))
+        .collect()
 }
 
 /// Generates `count` balanced openings of `stones` stones.
-pub fn balanced(rule: Rule, size: usize, stones: usize, count: usize, seed: u64, max_eval: i32) -> Vec<Vec<Pos>> {
+pub fn balanced(
+    rule: Rule,
+    size: usize,
+    stones: usize,
+    count: usize,
+    seed: u64,
+    max_eval: i32,
+) -> Vec<Vec<Pos>> {
     let mut out: Vec<Vec<Pos>> = Vec::new();
     let mut i = 0u64;
     while out.len() < count && i < count as u64 * 50 {
@@ -52,7 +66,14 @@ pub fn balanced(rule: Rule, size: usize, stones: usize, count: usize, seed: u64,
         if !legal {
             continue;
         }
-        let r = search_position(&b, &Limits { max_depth: Some(5), ..Limits::default() }, 8);
+        let r = search_position(
+            &b,
+            &Limits {
+                max_depth: Some(5),
+                ..Limits::default()
+            },
+            8,
+        );
         if r.score.abs() <= max_eval {
             out.push(o);
         }

@@ -251,7 +251,10 @@ const UNKNOWN: u8 = 255;
 
 impl Classifier {
     fn new(kind: Kind) -> Classifier {
-        Classifier { kind, memo: vec![UNKNOWN; 1 << 22] }
+        Classifier {
+            kind,
+            memo: vec![UNKNOWN; 1 << 22],
+        }
     }
 
     /// Shape through the centre, which must hold an own stone.
@@ -371,11 +374,19 @@ pub fn combine(pats: [Pat; 4], renju_black: bool) -> Threat {
         return Threat::DoubleThree;
     }
     if f3 == 1 {
-        return if minor >= 1 { Threat::OpenThreeTwo } else { Threat::OpenThree };
+        return if minor >= 1 {
+            Threat::OpenThreeTwo
+        } else {
+            Threat::OpenThree
+        };
     }
     let b3 = c(Pat::Three);
     if b3 >= 1 {
-        return if minor >= 2 { Threat::ThreeTwo } else { Threat::Three };
+        return if minor >= 2 {
+            Threat::ThreeTwo
+        } else {
+            Threat::Three
+        };
     }
     match c(Pat::OpenTwo) {
         0 => Threat::None,
@@ -462,7 +473,10 @@ impl Tables {
                             v
                         };
                     }
-                    let key = cells.iter().enumerate().fold(0usize, |k, (s, &v)| k | (v as usize) << (2 * s));
+                    let key = cells
+                        .iter()
+                        .enumerate()
+                        .fold(0usize, |k, (s, &v)| k | (v as usize) << (2 * s));
                     let mut lb: Line = [0; 11];
                     for s in 0..10 {
                         lb[if s < 5 { s } else { s + 1 }] = cells[s];
@@ -489,13 +503,20 @@ impl Tables {
                     let t = combine(pats, renju_black);
                     Combo {
                         threat: t as u8,
-                        vals: [crate::eval::square_value(pats, t, 0), crate::eval::square_value(pats, t, 1)],
+                        vals: [
+                            crate::eval::square_value(pats, t, 0),
+                            crate::eval::square_value(pats, t, 1),
+                        ],
                     }
                 })
                 .collect()
         };
         let combo = [mk(rule == Rule::Renju), mk(false)];
-        Tables { rule, line: line_table, combo }
+        Tables {
+            rule,
+            line: line_table,
+            combo,
+        }
     }
 
     /// Threat class and values of four packed shapes for colour index `c`.
@@ -511,7 +532,13 @@ impl Tables {
     }
 }
 
-static TABLES: [OnceLock<Tables>; 5] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+static TABLES: [OnceLock<Tables>; 5] = [
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+];
 
 /// The tables of a rule, built on first use.
 pub fn tables(rule: Rule) -> &'static Tables {
@@ -594,7 +621,10 @@ mod tests {
     #[test]
     fn combo_index_is_dense_and_matches_the_shapes() {
         let pats = [Pat::Four, Pat::OpenThree, Pat::None, Pat::Overline];
-        let packed = pats.iter().enumerate().fold(0u16, |a, (d, &p)| a | (p as u16) << (4 * d));
+        let packed = pats
+            .iter()
+            .enumerate()
+            .fold(0u16, |a, (d, &p)| a | (p as u16) << (4 * d));
         assert_eq!(combo_index(packed), 5 + 4 * 10 + 9 * 1000);
         let t = tables(Rule::Freestyle);
         assert_eq!(t.combo(0, packed).threat, combine(pats, false) as u8);
@@ -603,14 +633,29 @@ mod tests {
     #[test]
     fn combine_classes() {
         use Pat::*;
-        assert_eq!(combine([Four, OpenThree, None, None], false), Threat::FourThree);
+        assert_eq!(
+            combine([Four, OpenThree, None, None], false),
+            Threat::FourThree
+        );
         assert_eq!(combine([Four, Four, None, None], false), Threat::OpenFour);
         assert_eq!(combine([Four, Four, None, None], true), Threat::Forbidden);
         assert_eq!(combine([Five, Four, Four, None], true), Threat::Five);
-        assert_eq!(combine([OpenThree, OpenThree, None, None], true), Threat::DoubleThree);
-        assert_eq!(combine([Overline, None, None, None], true), Threat::Forbidden);
+        assert_eq!(
+            combine([OpenThree, OpenThree, None, None], true),
+            Threat::DoubleThree
+        );
+        assert_eq!(
+            combine([Overline, None, None, None], true),
+            Threat::Forbidden
+        );
         assert_eq!(combine([Overline, None, None, None], false), Threat::None);
-        assert_eq!(combine([DoubleFour, None, None, None], true), Threat::Forbidden);
-        assert_eq!(combine([OpenTwo, OpenTwo, None, None], false), Threat::DoubleTwo);
+        assert_eq!(
+            combine([DoubleFour, None, None, None], true),
+            Threat::Forbidden
+        );
+        assert_eq!(
+            combine([OpenTwo, OpenTwo, None, None], false),
+            Threat::DoubleTwo
+        );
     }
 }

@@ -130,9 +130,9 @@ impl Options {
         let start = cli::position(&a)?;
         let choice = match a.value("--color").or_else(|| a.value("--colour")) {
             None => Choice::Fixed(Color::Black),
-            Some(c) => {
-                Choice::parse(c).ok_or_else(|| anyhow::anyhow!("--color expects black, white or random, got '{c}'"))?
-            }
+            Some(c) => Choice::parse(c).ok_or_else(|| {
+                anyhow::anyhow!("--color expects black, white or random, got '{c}'")
+            })?,
         };
         let seed = match a.number::<u64>("--seed")? {
             Some(s) => s,
@@ -146,7 +146,10 @@ impl Options {
         let depth: Option<i32> = a.number("--depth")?;
         if let Some(d) = depth {
             if !(1..=crate::search::MAX_DEPTH).contains(&d) {
-                bail!("--depth expects a number from 1 to {}, got {d}", crate::search::MAX_DEPTH);
+                bail!(
+                    "--depth expects a number from 1 to {}, got {d}",
+                    crate::search::MAX_DEPTH
+                );
             }
         }
         let time = match a.number::<f64>("--time")? {
@@ -175,7 +178,9 @@ impl Options {
 
 /// Runs `play` with the arguments after the subcommand name, on standard input and output.
 pub fn run(args: &[String]) -> Result<()> {
-    let Some(opts) = Options::parse(args)? else { return Ok(()) };
+    let Some(opts) = Options::parse(args)? else {
+        return Ok(());
+    };
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut session = Session::new(opts, std::io::stdout().lock());
@@ -351,10 +356,17 @@ impl<W: Write> Session<W> {
             b.width(),
             b.height(),
             self.human.name(),
-            if self.choice == Choice::Random { " (drawn at random)" } else { "" },
+            if self.choice == Choice::Random {
+                " (drawn at random)"
+            } else {
+                ""
+            },
             self.human.opp().name(),
         )?;
-        writeln!(self.out, "Enter moves as h8 or x,y. Type help for the commands.")?;
+        writeln!(
+            self.out,
+            "Enter moves as h8 or x,y. Type help for the commands."
+        )?;
         Ok(())
     }
 
@@ -373,15 +385,23 @@ impl<W: Write> Session<W> {
     }
 
     fn announce(&mut self) -> Result<()> {
-        let Some(outcome) = self.outcome() else { return Ok(()) };
+        let Some(outcome) = self.outcome() else {
+            return Ok(());
+        };
         let text = match outcome {
             Outcome::Five(c, line) => format!(
                 "{} wins with five in a row: {}. {}",
                 display::title(c),
                 display::names(&self.board, &line),
-                if c == self.human { "You win!" } else { "Fivefold wins." }
+                if c == self.human {
+                    "You win!"
+                } else {
+                    "Fivefold wins."
+                }
             ),
-            Outcome::Resigned(c) if c == self.human => format!("You resign. {} wins.", display::title(c.opp())),
+            Outcome::Resigned(c) if c == self.human => {
+                format!("You resign. {} wins.", display::title(c.opp()))
+            }
             Outcome::Resigned(c) => format!("Fivefold resigns. {} wins.", display::title(c.opp())),
             Outcome::Full => "The board is full: the game is a draw.".into(),
             Outcome::NoLegalMove(c) => {
@@ -392,17 +412,28 @@ impl<W: Write> Session<W> {
             }
         };
         writeln!(self.out, "{text}")?;
-        writeln!(self.out, "Type new for another game, undo to take back, save FILE to keep the game, or quit.")?;
+        writeln!(
+            self.out,
+            "Type new for another game, undo to take back, save FILE to keep the game, or quit."
+        )?;
         Ok(())
     }
 
     fn limits(&self) -> Limits {
         let empties = self.board.width() * self.board.height() - self.board.move_count();
         let budget = self.time.map(|t| {
-            let clock = Clock { turn_ms: t.as_millis().min(u64::MAX as u128) as u64, match_ms: 0, left_ms: None };
+            let clock = Clock {
+                turn_ms: t.as_millis().min(u64::MAX as u128) as u64,
+                match_ms: 0,
+                left_ms: None,
+            };
             time::budget(&clock, empties)
         });
-        Limits { max_depth: self.depth, max_nodes: None, budget }
+        Limits {
+            max_depth: self.depth,
+            max_nodes: None,
+            budget,
+        }
     }
 
     /// Searches the current position, showing the depth and best move as it deepens: on
@@ -416,7 +447,9 @@ impl<W: Write> Session<W> {
         }
         let out = &mut self.out;
         let r = self.engine.think(&self.board, &limits, &mut |i: &Info| {
-            let best = i.pv.first().map_or("-".to_string(), |&p| display::name(p, height));
+            let best =
+                i.pv.first()
+                    .map_or("-".to_string(), |&p| display::name(p, height));
             let _ = if live {
                 write!(
                     out,
@@ -448,7 +481,9 @@ impl<W: Write> Session<W> {
             return Some(r.best);
         }
         let squares: Vec<Pos> = self.board.squares().collect();
-        squares.into_iter().find(|&p| rules::is_legal(&mut self.board, p))
+        squares
+            .into_iter()
+            .find(|&p| rules::is_legal(&mut self.board, p))
     }
 
     fn engine_move(&mut self) -> Result<()> {
@@ -475,7 +510,10 @@ impl<W: Write> Session<W> {
     }
 
     fn game_over_note(&mut self) -> Result<()> {
-        writeln!(self.out, "The game is over. Type new for another game, undo to take back, save FILE, or quit.")?;
+        writeln!(
+            self.out,
+            "The game is over. Type new for another game, undo to take back, save FILE, or quit."
+        )?;
         Ok(())
     }
 
@@ -493,12 +531,19 @@ impl<W: Write> Session<W> {
         };
         let name = square_name(p, h);
         if let Some(c) = self.board.stone(p) {
-            writeln!(self.out, "Illegal move: {name} is already taken by a {} stone.", c.name())?;
+            writeln!(
+                self.out,
+                "Illegal move: {name} is already taken by a {} stone.",
+                c.name()
+            )?;
             return Ok(());
         }
         if self.board.side_to_move() == Color::Black {
             if let Some(reason) = display::foul(&mut self.board, p) {
-                writeln!(self.out, "Illegal move: {name} is forbidden for black under renju ({reason}).")?;
+                writeln!(
+                    self.out,
+                    "Illegal move: {name} is forbidden for black under renju ({reason})."
+                )?;
                 return Ok(());
             }
         }
@@ -527,7 +572,11 @@ impl<W: Write> Session<W> {
         }
         self.resigned = None;
         taken.reverse();
-        writeln!(self.out, "Took back {}.", display::names(&self.board, &taken))?;
+        writeln!(
+            self.out,
+            "Took back {}.",
+            display::names(&self.board, &taken)
+        )?;
         self.show_board()
     }
 
@@ -536,7 +585,9 @@ impl<W: Write> Session<W> {
             return self.game_over_note();
         }
         let r = self.think("Looking for a hint")?;
-        let Some(mv) = self.legal_choice(&r) else { return Ok(()) };
+        let Some(mv) = self.legal_choice(&r) else {
+            return Ok(());
+        };
         let h = self.board.height();
         let line: Vec<String> = r.pv.iter().map(|&p| display::name(p, h)).collect();
         writeln!(
@@ -546,7 +597,11 @@ impl<W: Write> Session<W> {
             format_score(r.score),
             self.human.name(),
             r.depth,
-            if r.best == mv { line.join(" ") } else { square_name(mv, h) }
+            if r.best == mv {
+                line.join(" ")
+            } else {
+                square_name(mv, h)
+            }
         )?;
         Ok(())
     }
@@ -566,7 +621,10 @@ impl<W: Write> Session<W> {
             match Choice::parse(rest) {
                 Some(c) => c,
                 None => {
-                    writeln!(self.out, "new: expected black, white or random, got '{rest}'.")?;
+                    writeln!(
+                        self.out,
+                        "new: expected black, white or random, got '{rest}'."
+                    )?;
                     return Ok(());
                 }
             }
@@ -597,11 +655,18 @@ impl<W: Write> Session<W> {
             };
             record::write_sgf(&self.board, result)
         } else {
-            writeln!(self.out, "save: give a file name ending in .psq (Piskvork) or .sgf, e.g. save game.psq")?;
+            writeln!(
+                self.out,
+                "save: give a file name ending in .psq (Piskvork) or .sgf, e.g. save game.psq"
+            )?;
             return Ok(());
         };
         match std::fs::write(path, text) {
-            Ok(()) => writeln!(self.out, "Saved the game ({} moves) to {path}.", self.board.move_count())?,
+            Ok(()) => writeln!(
+                self.out,
+                "Saved the game ({} moves) to {path}.",
+                self.board.move_count()
+            )?,
             Err(e) => writeln!(self.out, "Could not save to {path}: {e}.")?,
         }
         Ok(())
@@ -616,7 +681,10 @@ fn looks_like_square(w: &str) -> bool {
     let mut chars = w.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && !chars.as_str().is_empty()
-        && chars.as_str().chars().all(|c| c.is_ascii_digit() || c == '-')
+        && chars
+            .as_str()
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '-')
 }
 
 fn trim_secs(t: Duration) -> String {
@@ -665,7 +733,9 @@ mod tests {
 
     #[test]
     fn random_colour_follows_the_seed() {
-        let a: Vec<Color> = (0..8).map(|_| session("", Rule::Freestyle, Choice::Random).human()).collect();
+        let a: Vec<Color> = (0..8)
+            .map(|_| session("", Rule::Freestyle, Choice::Random).human())
+            .collect();
         assert!(a.iter().all(|&c| c == a[0]));
         let mut s = session("", Rule::Freestyle, Choice::Random);
         let both = (0..16).map(|_| s.pick(Choice::Random)).collect::<Vec<_>>();
@@ -685,7 +755,8 @@ mod tests {
     #[test]
     fn invalid_utf8_and_garbage_do_not_stop_the_session() {
         let mut s = session("", Rule::Freestyle, Choice::Fixed(Color::Black));
-        s.run(&mut &b"\xff\xfe\nfoo bar\n,\n99,99\nh8\n"[..]).unwrap();
+        s.run(&mut &b"\xff\xfe\nfoo bar\n,\n99,99\nh8\n"[..])
+            .unwrap();
         let text = String::from_utf8(std::mem::take(&mut s.out)).unwrap();
         assert!(text.contains("Unknown command"));
         assert!(text.contains("Illegal move: ',' is not a square"));
@@ -700,7 +771,10 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("r.sgf");
         let mut s = session("", Rule::Freestyle, Choice::Fixed(Color::Black));
-        let text = play(&mut s, &format!("h8\nresign\nh9\nsave {}\n", path.display()));
+        let text = play(
+            &mut s,
+            &format!("h8\nresign\nh9\nsave {}\n", path.display()),
+        );
         assert!(text.contains("You resign. White wins."));
         assert!(text.contains("The game is over."));
         let sgf = std::fs::read_to_string(&path).unwrap();

@@ -63,7 +63,11 @@ pub enum Command {
     /// A known extension the engine does not support. `block`: a block of lines ending
     /// with `DONE` follows and must be read; `arg_line`: the command takes an argument
     /// (a file path) which, when not on the command line itself, is the next line.
-    Unsupported { name: String, block: bool, arg_line: bool },
+    Unsupported {
+        name: String,
+        block: bool,
+        arg_line: bool,
+    },
     /// A known command with arguments that do not parse.
     Malformed { name: String, reason: String },
     /// `DONE` outside a block.
@@ -141,18 +145,29 @@ pub fn parse(line: &str) -> Command {
         None => (line, ""),
     };
     let name = word.to_ascii_uppercase();
-    let malformed = |reason: String| Command::Malformed { name: name.clone(), reason };
+    let malformed = |reason: String| Command::Malformed {
+        name: name.clone(),
+        reason,
+    };
     match name.as_str() {
         "START" => {
-            let nums: Vec<&str> =
-                rest.split(|c: char| c.is_whitespace() || c == ',').filter(|s| !s.is_empty()).collect();
+            let nums: Vec<&str> = rest
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|s| !s.is_empty())
+                .collect();
             match nums.as_slice() {
                 [n] => match parse_int(n) {
-                    Some(n) => Command::Start { width: n, height: n },
+                    Some(n) => Command::Start {
+                        width: n,
+                        height: n,
+                    },
                     None => malformed(format!("'{}' is not a board size", clean(n))),
                 },
                 [w, h] => match (parse_int(w), parse_int(h)) {
-                    (Some(w), Some(h)) => Command::Start { width: w, height: h },
+                    (Some(w), Some(h)) => Command::Start {
+                        width: w,
+                        height: h,
+                    },
                     _ => malformed(format!("'{}' is not a board size", clean(rest))),
                 },
                 [] => malformed("expects a board size (START 15)".into()),
@@ -160,7 +175,10 @@ pub fn parse(line: &str) -> Command {
             }
         }
         "RECTSTART" => match parse_pair(rest) {
-            Ok((w, h)) => Command::RectStart { width: w, height: h },
+            Ok((w, h)) => Command::RectStart {
+                width: w,
+                height: h,
+            },
             Err(e) => malformed(format!("{e} (expected RECTSTART width,height)")),
         },
         "RESTART" => Command::Restart,
@@ -184,7 +202,10 @@ pub fn parse(line: &str) -> Command {
             if key.is_empty() {
                 malformed("expects a key and a value (INFO timeout_turn 5000)".into())
             } else {
-                Command::Info { key: key.to_ascii_lowercase(), value: value.to_string() }
+                Command::Info {
+                    key: key.to_ascii_lowercase(),
+                    value: value.to_string(),
+                }
             }
         }
         "END" => Command::End,
@@ -195,16 +216,21 @@ pub fn parse(line: &str) -> Command {
         "YXSHOWINFO" => Command::ShowInfo,
         "YXNBEST" => match parse_int(rest) {
             Some(n) => Command::NBest(n),
-            None => malformed(format!("'{}' is not a number of moves (expected YXNBEST n)", clean(rest))),
+            None => malformed(format!(
+                "'{}' is not a number of moves (expected YXNBEST n)",
+                clean(rest)
+            )),
         },
         "YXBLOCK" => Command::Block { undo: false },
         "YXBLOCKUNDO" => Command::Block { undo: true },
         "YXBLOCKRESET" => Command::BlockReset,
         "DONE" => Command::StrayDone,
         _ => match UNSUPPORTED.iter().find(|(n, _, _)| *n == name) {
-            Some(&(n, block, path)) => {
-                Command::Unsupported { name: n.to_ascii_lowercase(), block, arg_line: path && rest.is_empty() }
-            }
+            Some(&(n, block, path)) => Command::Unsupported {
+                name: n.to_ascii_lowercase(),
+                block,
+                arg_line: path && rest.is_empty(),
+            },
             None => Command::Unknown(clean(word)),
         },
     }
@@ -220,14 +246,23 @@ pub fn parse_block_line(line: &str) -> BlockLine {
         return BlockLine::Done;
     }
     let parts: Vec<&str> = line.split(',').map(str::trim).collect();
-    let bad = || BlockLine::Bad(format!("'{}' is not a square (expected x,y,field)", clean(line)));
+    let bad = || {
+        BlockLine::Bad(format!(
+            "'{}' is not a square (expected x,y,field)",
+            clean(line)
+        ))
+    };
     match parts.as_slice() {
         [x, y] => match (parse_int(x), parse_int(y)) {
             (Some(x), Some(y)) => BlockLine::Stone { x, y, field: None },
             _ => bad(),
         },
         [x, y, f] => match (parse_int(x), parse_int(y), parse_int(f)) {
-            (Some(x), Some(y), Some(f)) => BlockLine::Stone { x, y, field: Some(f) },
+            (Some(x), Some(y), Some(f)) => BlockLine::Stone {
+                x,
+                y,
+                field: Some(f),
+            },
             _ => bad(),
         },
         _ => bad(),
@@ -260,7 +295,11 @@ pub fn parse_pair(s: &str) -> Result<(i64, i64), String> {
 
 /// Input text made safe to echo in a reply: one line, printable, at most 60 characters.
 pub fn clean(s: &str) -> String {
-    let mut out: String = s.chars().take(60).map(|c| if c.is_control() { '?' } else { c }).collect();
+    let mut out: String = s
+        .chars()
+        .take(60)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
     if s.chars().count() > 60 {
         out.push('…');
     }
@@ -291,7 +330,15 @@ pub const ABOUT: About = About {
 /// equals sign or a quote (managers split on them), so any such character is replaced.
 pub fn about_line(a: &About) -> String {
     let v = |s: &str| -> String {
-        s.chars().map(|c| if c == ',' || c == '=' || c == '"' || c.is_control() { ' ' } else { c }).collect()
+        s.chars()
+            .map(|c| {
+                if c == ',' || c == '=' || c == '"' || c.is_control() {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect()
     };
     format!(
         "name=\"{}\", version=\"{}\", author=\"{}\", country=\"{}\", www=\"{}\", email=\"{}\"",
@@ -343,7 +390,10 @@ pub fn fmt_count(n: u64) -> String {
 
 /// A principal variation in `h8` notation, separated by spaces.
 pub fn pv_text(pv: &[Pos], height: usize) -> String {
-    pv.iter().map(|&p| notation::square_name(p, height)).collect::<Vec<_>>().join(" ")
+    pv.iter()
+        .map(|&p| notation::square_name(p, height))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// What one progress message says: a depth's result, or one line of a multi-line analysis.
@@ -429,10 +479,34 @@ mod tests {
 
     #[test]
     fn commands_are_case_insensitive_and_trimmed() {
-        assert_eq!(parse("start 15\r"), Command::Start { width: 15, height: 15 });
-        assert_eq!(parse("  START   20  "), Command::Start { width: 20, height: 20 });
-        assert_eq!(parse("start 15 15"), Command::Start { width: 15, height: 15 });
-        assert_eq!(parse("RectStart 20,15"), Command::RectStart { width: 20, height: 15 });
+        assert_eq!(
+            parse("start 15\r"),
+            Command::Start {
+                width: 15,
+                height: 15
+            }
+        );
+        assert_eq!(
+            parse("  START   20  "),
+            Command::Start {
+                width: 20,
+                height: 20
+            }
+        );
+        assert_eq!(
+            parse("start 15 15"),
+            Command::Start {
+                width: 15,
+                height: 15
+            }
+        );
+        assert_eq!(
+            parse("RectStart 20,15"),
+            Command::RectStart {
+                width: 20,
+                height: 15
+            }
+        );
         assert_eq!(parse("turn 7, 8"), Command::Turn(7, 8));
         assert_eq!(parse("PLAY 1,2"), Command::Play(1, 2));
         assert_eq!(parse("takeback 3,4"), Command::Takeback(3, 4));
@@ -448,12 +522,27 @@ mod tests {
 
     #[test]
     fn info_keeps_the_value() {
-        assert_eq!(parse("INFO Timeout_Turn 5000"), Command::Info { key: "timeout_turn".into(), value: "5000".into() });
+        assert_eq!(
+            parse("INFO Timeout_Turn 5000"),
+            Command::Info {
+                key: "timeout_turn".into(),
+                value: "5000".into()
+            }
+        );
         assert_eq!(
             parse("INFO folder C:\\My Documents\\x"),
-            Command::Info { key: "folder".into(), value: "C:\\My Documents\\x".into() }
+            Command::Info {
+                key: "folder".into(),
+                value: "C:\\My Documents\\x".into()
+            }
         );
-        assert_eq!(parse("info show_detail 1"), Command::Info { key: "show_detail".into(), value: "1".into() });
+        assert_eq!(
+            parse("info show_detail 1"),
+            Command::Info {
+                key: "show_detail".into(),
+                value: "1".into()
+            }
+        );
         assert!(matches!(parse("INFO"), Command::Malformed { .. }));
     }
 
@@ -483,23 +572,49 @@ mod tests {
         assert_eq!(parse("7,7,1"), Command::Unknown("7,7,1".into()));
         assert_eq!(
             parse("yxquerydatabaseall"),
-            Command::Unsupported { name: "yxquerydatabaseall".into(), block: true, arg_line: false }
+            Command::Unsupported {
+                name: "yxquerydatabaseall".into(),
+                block: true,
+                arg_line: false
+            }
         );
         assert_eq!(
             parse("yxsetdatabase"),
-            Command::Unsupported { name: "yxsetdatabase".into(), block: false, arg_line: true }
+            Command::Unsupported {
+                name: "yxsetdatabase".into(),
+                block: false,
+                arg_line: true
+            }
         );
         assert_eq!(
             parse("yxsetdatabase C:\\db"),
-            Command::Unsupported { name: "yxsetdatabase".into(), block: false, arg_line: false }
+            Command::Unsupported {
+                name: "yxsetdatabase".into(),
+                block: false,
+                arg_line: false
+            }
         );
         assert_eq!(parse("\u{1}\u{2}x"), Command::Unknown("??x".into()));
     }
 
     #[test]
     fn block_lines() {
-        assert_eq!(parse_block_line("7,7,1"), BlockLine::Stone { x: 7, y: 7, field: Some(1) });
-        assert_eq!(parse_block_line(" 7 , 8 \r"), BlockLine::Stone { x: 7, y: 8, field: None });
+        assert_eq!(
+            parse_block_line("7,7,1"),
+            BlockLine::Stone {
+                x: 7,
+                y: 7,
+                field: Some(1)
+            }
+        );
+        assert_eq!(
+            parse_block_line(" 7 , 8 \r"),
+            BlockLine::Stone {
+                x: 7,
+                y: 8,
+                field: None
+            }
+        );
         assert_eq!(parse_block_line("done"), BlockLine::Done);
         assert_eq!(parse_block_line("DONE\r"), BlockLine::Done);
         assert_eq!(parse_block_line(""), BlockLine::Empty);
@@ -510,9 +625,19 @@ mod tests {
 
     #[test]
     fn about_has_no_separator_inside_values() {
-        let a = About { name: "A,b", version: "1=2", author: "x\"y", country: "c", www: "w", email: "e" };
+        let a = About {
+            name: "A,b",
+            version: "1=2",
+            author: "x\"y",
+            country: "c",
+            www: "w",
+            email: "e",
+        };
         let line = about_line(&a);
-        assert_eq!(line, "name=\"A b\", version=\"1 2\", author=\"x y\", country=\"c\", www=\"w\", email=\"e\"");
+        assert_eq!(
+            line,
+            "name=\"A b\", version=\"1 2\", author=\"x y\", country=\"c\", www=\"w\", email=\"e\""
+        );
         let line = about_line(&ABOUT);
         assert!(line.starts_with("name=\"Fivefold\", version=\""));
     }
@@ -525,7 +650,10 @@ mod tests {
         assert_eq!(fmt_count(23_456_789), "23M");
         assert_eq!(fmt_count(3_400_000_000), "3.4G");
         assert_eq!(forbid_line(&[]), "FORBID .");
-        assert_eq!(forbid_line(&[Pos::new(7, 3), Pos::new(10, 12)]), "FORBID 07031012.");
+        assert_eq!(
+            forbid_line(&[Pos::new(7, 3), Pos::new(10, 12)]),
+            "FORBID 07031012."
+        );
         let pv = [Pos::new(7, 7), Pos::new(8, 6)];
         let p = Progress {
             multipv: None,
@@ -536,13 +664,26 @@ mod tests {
             elapsed: Duration::from_millis(800),
             pv: &pv,
         };
-        assert_eq!(progress_line(&p, 15), "MESSAGE depth 9-14 ev +M7 n 1.2M n/s 1.5M tm 800 pv h8 i9");
-        let q = Progress { multipv: Some(2), score: mated_in(4), ..p.clone() };
-        assert_eq!(progress_line(&q, 15), "MESSAGE multipv 2 depth 9-14 ev -M4 n 1.2M n/s 1.5M tm 800 pv h8 i9");
+        assert_eq!(
+            progress_line(&p, 15),
+            "MESSAGE depth 9-14 ev +M7 n 1.2M n/s 1.5M tm 800 pv h8 i9"
+        );
+        let q = Progress {
+            multipv: Some(2),
+            score: mated_in(4),
+            ..p.clone()
+        };
+        assert_eq!(
+            progress_line(&q, 15),
+            "MESSAGE multipv 2 depth 9-14 ev -M4 n 1.2M n/s 1.5M tm 800 pv h8 i9"
+        );
         assert_eq!(
             detail_line(&p, 15),
             "MESSAGE Depth 9-14 | Eval +M7 | Nodes 1.2M | Speed 1.5M/s | Time 800ms | PV h8 i9"
         );
-        assert_eq!(realtime_best_line(Pos::new(7, 8)), "MESSAGE REALTIME BEST 7,8");
+        assert_eq!(
+            realtime_best_line(Pos::new(7, 8)),
+            "MESSAGE REALTIME BEST 7,8"
+        );
     }
 }

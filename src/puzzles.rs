@@ -8,14 +8,15 @@
 use crate::board::Board;
 use crate::cli::{board_from_moves, Args};
 use crate::engine::Engine;
+use crate::notation::parse_moves;
 use crate::search::Limits;
 use crate::time::Budget;
-use crate::types::{Pos, Rule};
-use anyhow::{anyhow, Context, Result};
-use std::collections::HashMap;
+use crate::types::{Color, Pos, Rule};
+use anyhow::{anyhow, bail, Context, Result};
 use std::time::Duration;
 
-/// One puzzle.
+/// One puzzle of the shared puzzle format (`key=value` tokens; a list value runs on to
+/// the next `key=`).
 #[derive(Clone, Debug)]
 pub struct Puzzle {
     pub id: String,
@@ -23,66 +24,71 @@ pub struct Puzzle {
     pub category: String,
     pub rule: Rule,
     pub size: usize,
-    /// `vcf` or `vct` for win puzzles.
+    pub tomove: Color,
     pub kind: String,
     pub moves: Vec<(usize, usize)>,
     pub good: Vec<(usize, usize)>,
 }
 
-impl Puzzle {
-    /// The position with the stones played in order.
-    pub fn board(&self) -> Result<Board> {
-        board_from_moves(&self.moves, self.size, self.size, self.rule).with_context(|| format!("puzzle {}", self.id))
-    }
-}
-
-fn squares(list: &[&str]) -> Result<Vec<(usize, usize)>> {
-    list.iter()
-        .map(|t| {
-            let (x, y) = t.split_once(',').ok_or_else(|| anyhow!("bad square '{t}'"))?;
-            Ok((x.parse()?, y.parse()?))
-        })
-        .collect()
-}
-
-/// Parses a puzzle file (comments start with `#`).
-pub fn parse(text: &str) -> Result<Vec<Puzzle>> {
+/// Parses a puzzle file. Comment lines start with `#`.
+pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let mut fields: HashMap<&str, Vec<&str>> = HashMap::new();
-        let mut current: Option<&str> = None;
+        let mut fields: Vec<(String, String)> = Vec::new();
         for tok in line.split_whitespace() {
             if let Some((k, v)) = tok.split_once('=') {
-                if !k.contains(',') {
-                    current = Some(k);
-                    let e = fields.entry(k).or_default();
-                    if !v.is_empty() {
-                        e.push(v);
-                    }
-                    continue;
-                }
-            }
-            if let Some(k) = current {
-                fields.entry(k).or_default().push(tok);
+                fields.push((k.to_string(), v.to_string()));
+            } else if let Some(last) = fields.last_mut() {
+                last.1.push(' ');
+                last.1.push_str(tok);
+            } else {
+                bail!("line {}: '{tok}' is not key=value", n + 1);
             }
         }
-        let one = |k: &str| fields.get(k).and_then(|v| v.first().copied()).unwrap_or("");
-        let rule = Rule::from_info(one("rule").parse().unwrap_or(0)).ok_or_else(|| anyhow!("line {}: bad rule", n + 1))?;
+        let get = |k: &str| fields.iter().find(|f| f.0 == k).map(|f| f.1.as_str());
+        let need = |k: &str| get(k).ok_or_else(|| anyhow!("line {}: no {k}=", n + 1));
+        let size: usize = need("size")?
+            .parse()
+            .map_err(|_| anyhow!("line {}: bad size", n + 1))?;
+        let rule = Rule::parse(need("rule")?).ok_or_else(|| anyhow!("line {}: bad rule", n + 1))?;
+        let tomove = match need("tomove")? {
+            "black" => Color::Black,
+            "white" => Color::White,
+            t => bail!("line {}: bad tomove '{t}'", n + 1),
+        };
+        let moves =
+            parse_moves(need("moves")?, size, size).map_err(|e| anyhow!("line {}: {e}", n + 1))?;
+        let good = parse_moves(get("good").unwrap_or(""), size, size)
+            .map_err(|e| anyhow!("line {}: {e}", n + 1))?;
         out.push(Puzzle {
-            id: one("id").to_string(),
-            category: one("cat").to_string(),
+            id: get("id").unwrap_or("?").to_string(),
+            category: get("cat").unwrap_or("").to_string(),
             rule,
-            size: one("size").parse().map_err(|_| anyhow!("line {}: bad size", n + 1))?,
-            kind: one("kind").to_string(),
-            moves: squares(fields.get("moves").map_or(&[][..], |v| &v[..])).with_context(|| format!("line {}", n + 1))?,
-            good: squares(fields.get("good").map_or(&[][..], |v| &v[..])).with_context(|| format!("line {}", n + 1))?,
+            size,
+            tomove,
+            kind: get("kind").unwrap_or("").to_string(),
+            moves,
+            good,
         });
     }
     Ok(out)
+}
+
+impl Puzzle {
+    /// The puzzle's position, with its side to move.
+    pub fn board(&self) -> Result<Board> {
+        let mut b = board_from_moves(&self.moves, self.size, self.size, self.rule)
+            .with_context(|| format!("puzzle {}", self.id))?;
+        b.set_side_to_move(self.tomove);
+        Ok(b)
+    }
+    pub fn is_good(&self, p: Pos) -> bool {
+        self.good.contains(&(p.x(), p.y()))
+    }
 }
 
 /// The engine's answer to a puzzle and whether it is one of the good moves.
@@ -90,7 +96,7 @@ pub fn solve(engine: &mut Engine, p: &Puzzle, limits: &Limits) -> Result<(Pos, b
     let b = p.board()?;
     engine.clear_hash();
     let r = engine.think(&b, limits, &mut |_| {});
-    let ok = p.good.iter().any(|&(x, y)| Pos::new(x, y) == r.best);
+    let ok = p.is_good(r.best);
     Ok((r.best, ok))
 }
 
@@ -102,8 +108,15 @@ pub fn run(args: &[String]) -> Result<()> {
     let ms: Option<u64> = opts.number("--ms")?;
     let limits = Limits {
         max_nodes: nodes,
-        budget: ms.map(|t| Budget { soft: Duration::from_millis(t), hard: Duration::from_millis(t) }),
-        max_depth: if nodes.is_none() && ms.is_none() { Some(8) } else { None },
+        budget: ms.map(|t| Budget {
+            soft: Duration::from_millis(t),
+            hard: Duration::from_millis(t),
+        }),
+        max_depth: if nodes.is_none() && ms.is_none() {
+            Some(8)
+        } else {
+            None
+        },
     };
     let mut engine = Engine::new(32 << 20);
     if let Some(spec) = opts.value("--params") {
@@ -114,12 +127,18 @@ pub fn run(args: &[String]) -> Result<()> {
     let (mut total, mut solved) = (0, 0);
     for f in files {
         let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {f}"))?;
-        for p in parse(&text)? {
+        for p in parse_puzzles(&text)? {
             let (m, ok) = solve(&mut engine, &p, &limits)?;
             total += 1;
             solved += ok as u32;
             if !opts.flag("--quiet") {
-                println!("{} {:<6} {} {}", p.id, p.category, crate::notation::xy(m), if ok { "ok" } else { "MISS" });
+                println!(
+                    "{} {:<6} {} {}",
+                    p.id,
+                    p.category,
+                    crate::notation::xy(m),
+                    if ok { "ok" } else { "MISS" }
+                );
             }
         }
     }

@@ -39,7 +39,10 @@ pub fn forbidden_squares(b: &mut Board) -> Vec<Pos> {
         return Vec::new();
     }
     let squares: Vec<Pos> = b.squares().collect();
-    squares.into_iter().filter(|&p| is_forbidden(b, p)).collect()
+    squares
+        .into_iter()
+        .filter(|&p| is_forbidden(b, p))
+        .collect()
 }
 
 /// The threat class of `p` for `c` with renju double threes resolved: a real double
@@ -131,20 +134,33 @@ pub mod reference {
             for p in b.squares() {
                 cells[p.y() * w as usize + p.x()] = b.stone(p);
             }
-            Grid { w, h, rule: b.rule(), cells }
+            Grid {
+                w,
+                h,
+                rule: b.rule(),
+                cells,
+            }
         }
         pub fn get(&self, x: i32, y: i32) -> Option<Option<Color>> {
-            (x >= 0 && y >= 0 && x < self.w && y < self.h).then(|| self.cells[(y * self.w + x) as usize])
+            (x >= 0 && y >= 0 && x < self.w && y < self.h)
+                .then(|| self.cells[(y * self.w + x) as usize])
         }
         fn set(&mut self, x: i32, y: i32, v: Option<Color>) {
             self.cells[(y * self.w + x) as usize] = v;
         }
         fn exact(&self, c: Color) -> bool {
-            matches!(self.rule, Rule::Exact | Rule::CaroExact) || (self.rule == Rule::Renju && c == Color::Black)
+            matches!(self.rule, Rule::Exact | Rule::CaroExact)
+                || (self.rule == Rule::Renju && c == Color::Black)
         }
 
         /// Length of the run of `c` through (x, y) along `d` and the cells just beyond it.
-        fn run(&self, x: i32, y: i32, d: usize, c: Color) -> (i32, Option<Option<Color>>, Option<Option<Color>>) {
+        fn run(
+            &self,
+            x: i32,
+            y: i32,
+            d: usize,
+            c: Color,
+        ) -> (i32, Option<Option<Color>>, Option<Option<Color>>) {
             let (dx, dy) = DIRS[d];
             let mut n = 1;
             let mut i = 1;
@@ -230,8 +246,14 @@ pub mod reference {
                     hi - lo == 3
                         && self.get(x + dx * (lo - 1), y + dy * (lo - 1)) == Some(None)
                         && self.get(x + dx * (hi + 1), y + dy * (hi + 1)) == Some(None)
-                        && self.run(x + dx * (lo - 1), y + dy * (lo - 1), d, Color::Black).0 == 5
-                        && self.run(x + dx * (hi + 1), y + dy * (hi + 1), d, Color::Black).0 == 5
+                        && self
+                            .run(x + dx * (lo - 1), y + dy * (lo - 1), d, Color::Black)
+                            .0
+                            == 5
+                        && self
+                            .run(x + dx * (hi + 1), y + dy * (hi + 1), d, Color::Black)
+                            .0
+                            == 5
                 };
                 self.set(ex, ey, None);
                 // The completing square must itself be legal with (x, y) on the board.

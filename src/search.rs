@@ -63,7 +63,13 @@ pub struct Params {
 
 impl Default for Params {
     fn default() -> Params {
-        Params { lmr: true, move_count: 4, root_threats: true, leaf_vcf: false, vct_share: 100 }
+        Params {
+            lmr: true,
+            move_count: 4,
+            root_threats: true,
+            leaf_vcf: false,
+            vct_share: 100,
+        }
     }
 }
 
@@ -71,7 +77,9 @@ impl Params {
     /// Applies `name=value` settings separated by commas (`lmr=0,mc=8`).
     pub fn apply(&mut self, spec: &str) -> Result<(), String> {
         for kv in spec.split(',').filter(|s| !s.is_empty()) {
-            let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' is not name=value"))?;
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("'{kv}' is not name=value"))?;
             let n: i64 = v.parse().map_err(|_| format!("'{v}' is not a number"))?;
             match k {
                 "lmr" => self.lmr = n != 0,
@@ -170,7 +178,9 @@ impl Searcher {
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
             history: vec![[0; 2]; CELLS],
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
-            pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
             seldepth: 0,
             thread_id: 0,
             shared_nodes: None,
@@ -211,7 +221,12 @@ impl Searcher {
     }
 
     /// Searches `board` for the side to move; `report` receives progress after each depth.
-    pub fn search(&mut self, board: &Board, limits: &Limits, report: &mut dyn FnMut(&Info)) -> SearchResult {
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
         let mut b = board.clone();
         self.start = Instant::now();
         self.nodes = 0;
@@ -283,7 +298,11 @@ impl Searcher {
         for depth in 1..=max_depth {
             // Helper threads skip every other depth (odd helpers the even ones), so that
             // they search ahead of the main thread and fill the table for it.
-            if self.thread_id > 0 && depth > 2 && depth < max_depth && (depth as usize + self.thread_id) % 2 == 0 {
+            if self.thread_id > 0
+                && depth > 2
+                && depth < max_depth
+                && (depth as usize + self.thread_id) % 2 == 0
+            {
                 continue;
             }
             let mut delta = 30;
@@ -344,7 +363,8 @@ impl Searcher {
                         report(&self.info(&result));
                     }
                     if let Some(bu) = limits.budget {
-                        if completed && self.start.elapsed() >= time::scale_soft(&bu, stable, drop) {
+                        if completed && self.start.elapsed() >= time::scale_soft(&bu, stable, drop)
+                        {
                             break;
                         }
                     }
@@ -375,7 +395,12 @@ impl Searcher {
     /// Threat-space search at the root. Returns a winning line of the side to move (VCF,
     /// then VCT within a share of the time), or restricts `root` to the moves that refute
     /// the opponent's VCF and returns `None`.
-    fn root_threats(&mut self, b: &mut Board, root: &mut Vec<ScoredMove>, limits: &Limits) -> Option<Vec<Pos>> {
+    fn root_threats(
+        &mut self,
+        b: &mut Board,
+        root: &mut Vec<ScoredMove>,
+        limits: &Limits,
+    ) -> Option<Vec<Pos>> {
         // With a clock, the solver gets a fifth of the hard limit in all, enforced by a
         // timer thread that also passes on the engine's stop flag.
         let Some(hard) = limits.budget.map(|bu| bu.hard) else {
@@ -412,18 +437,24 @@ impl Searcher {
         root: &mut Vec<ScoredMove>,
         limits: &Limits,
     ) -> Option<Vec<Pos>> {
-        let legal = |line: &Vec<Pos>, root: &[ScoredMove]| line.first().is_some_and(|p| root.iter().any(|m| m.pos == *p));
+        let legal = |line: &Vec<Pos>, root: &[ScoredMove]| {
+            line.first()
+                .is_some_and(|p| root.iter().any(|m| m.pos == *p))
+        };
         let vcf = self.threat.vcf(b, ROOT_VCF_PLIES, ROOT_VCF_NODES);
         self.nodes += self.threat.stats().nodes;
         if let Some(line) = vcf.filter(|l| legal(l, root)) {
             return Some(line);
         }
         let vct_nodes = match limits.budget {
-            Some(bu) => (bu.hard.as_millis() as u64 * self.params.vct_share).clamp(2_000, ROOT_VCT_NODES),
+            Some(bu) => {
+                (bu.hard.as_millis() as u64 * self.params.vct_share).clamp(2_000, ROOT_VCT_NODES)
+            }
             // Without a clock: a share of the node limit, or nodes in step with the depth.
             None => match limits.max_nodes {
                 Some(n) => (n / 4).clamp(2_000, ROOT_VCT_NODES),
-                None => (limits.max_depth.unwrap_or(MAX_DEPTH).max(1) as u64 * 5_000).clamp(2_000, ROOT_VCT_NODES),
+                None => (limits.max_depth.unwrap_or(MAX_DEPTH).max(1) as u64 * 5_000)
+                    .clamp(2_000, ROOT_VCT_NODES),
             },
         };
         let vct = self.threat.vct(b, ROOT_VCT_PLIES, vct_nodes, None);
@@ -431,10 +462,16 @@ impl Searcher {
         if let Some(line) = vct.filter(|l| legal(l, root)) {
             return Some(line);
         }
-        let defences = self.threat.vcf_defences(b, ROOT_VCF_PLIES, ROOT_DEFENCE_NODES);
+        let defences = self
+            .threat
+            .vcf_defences(b, ROOT_VCF_PLIES, ROOT_DEFENCE_NODES);
         self.nodes += self.threat.stats().nodes;
         if let Some(defences) = defences {
-            let kept: Vec<ScoredMove> = root.iter().copied().filter(|m| defences.contains(&m.pos)).collect();
+            let kept: Vec<ScoredMove> = root
+                .iter()
+                .copied()
+                .filter(|m| defences.contains(&m.pos))
+                .collect();
             if !kept.is_empty() {
                 *root = kept;
             }
@@ -524,10 +561,20 @@ impl Searcher {
         }
     }
 
-    fn pvs(&mut self, b: &mut Board, mut alpha: Score, mut beta: Score, depth: i32, ply: usize, pv_node: bool) -> Score {
+    fn pvs(
+        &mut self,
+        b: &mut Board,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> Score {
         self.pv[ply].clear();
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        // Every 256 nodes: often enough to stop within a few milliseconds even in a
+        // debug build, which checks the whole board after every move.
+        if self.nodes & 255 == 0 {
             self.check_stop();
         }
         if self.stopped {
@@ -570,7 +617,8 @@ impl Searcher {
         if depth <= 0 && opp_fives == 0 {
             // Only worth a look with two fours to choose from or a four-three.
             if self.params.leaf_vcf
-                && (b.count_at_least(me, Threat::FourThree) > 0 || b.count_at_least(me, Threat::Four) >= 2)
+                && (b.count_at_least(me, Threat::FourThree) > 0
+                    || b.count_at_least(me, Threat::Four) >= 2)
             {
                 let found = self.threat.has_vcf(b, LEAF_VCF_PLIES, LEAF_VCF_NODES);
                 self.nodes += self.threat.stats().nodes;
@@ -642,7 +690,13 @@ impl Searcher {
                 && my_threat < Threat::OpenThree
                 && their_threat < Threat::OpenThree;
             let mc = self.params.move_count;
-            if mc > 0 && !pv_node && quiet && depth <= 2 && i >= mc * depth as usize && best > -MATE_BOUND {
+            if mc > 0
+                && !pv_node
+                && quiet
+                && depth <= 2
+                && i >= mc * depth as usize
+                && best > -MATE_BOUND
+            {
                 break;
             }
             let mut r = 0;
@@ -700,7 +754,8 @@ impl Searcher {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, best_move, score_to_tt(best, ply_i), depth, bound);
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply_i), depth, bound);
         best
     }
 }

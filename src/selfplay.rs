@@ -40,7 +40,10 @@ pub enum Limit {
 
 impl Player {
     pub fn new(limit: Limit) -> Player {
-        Player { limit, params: Params::default() }
+        Player {
+            limit,
+            params: Params::default(),
+        }
     }
 
     /// Parses `depth=N`, `time=MS`, `nodes=N` or `greedy`, optionally followed by search
@@ -81,12 +84,21 @@ impl Side {
     fn choose(&mut self, b: &Board) -> Pos {
         let limits = match self.player.limit {
             Limit::Greedy => return greedy_move(b),
-            Limit::Depth(d) => Limits { max_depth: Some(d), ..Limits::default() },
-            Limit::Time(ms) => Limits {
-                budget: Some(Budget { soft: Duration::from_millis(ms), hard: Duration::from_millis(ms) }),
+            Limit::Depth(d) => Limits {
+                max_depth: Some(d),
                 ..Limits::default()
             },
-            Limit::Nodes(n) => Limits { max_nodes: Some(n), ..Limits::default() },
+            Limit::Time(ms) => Limits {
+                budget: Some(Budget {
+                    soft: Duration::from_millis(ms),
+                    hard: Duration::from_millis(ms),
+                }),
+                ..Limits::default()
+            },
+            Limit::Nodes(n) => Limits {
+                max_nodes: Some(n),
+                ..Limits::default()
+            },
         };
         self.searcher.search(b, &limits, &mut |_| {}).best
     }
@@ -100,7 +112,11 @@ pub fn greedy_move(b: &Board) -> Pos {
     let mut best = (i32::MIN, Pos::NONE);
     for m in moves {
         b.make(m.pos);
-        let score = if b.last_move_won() { i32::MAX } else { -eval::evaluate(&b) };
+        let score = if b.last_move_won() {
+            i32::MAX
+        } else {
+            -eval::evaluate(&b)
+        };
         b.unmake();
         if score > best.0 {
             best = (score, m.pos);
@@ -137,18 +153,41 @@ pub fn play_game(rule: Rule, size: usize, opening: &[Pos], black: &Player, white
     let mut moves = opening.to_vec();
     loop {
         if let Some(w) = b.winner() {
-            let outcome = if w == Color::Black { Outcome::BlackWins } else { Outcome::WhiteWins };
-            return Game { moves, opening_len: opening.len(), outcome, foul: false };
+            let outcome = if w == Color::Black {
+                Outcome::BlackWins
+            } else {
+                Outcome::WhiteWins
+            };
+            return Game {
+                moves,
+                opening_len: opening.len(),
+                outcome,
+                foul: false,
+            };
         }
         if b.is_full() {
-            return Game { moves, opening_len: opening.len(), outcome: Outcome::Draw, foul: false };
+            return Game {
+                moves,
+                opening_len: opening.len(),
+                outcome: Outcome::Draw,
+                foul: false,
+            };
         }
         let me = b.side_to_move();
         let p = sides[me.index()].choose(&b);
         if p.is_none() || !rules::is_legal(&mut b, p) {
             // No legal move (or an engine bug): the mover loses.
-            let outcome = if me == Color::Black { Outcome::WhiteWins } else { Outcome::BlackWins };
-            return Game { moves, opening_len: opening.len(), outcome, foul: true };
+            let outcome = if me == Color::Black {
+                Outcome::WhiteWins
+            } else {
+                Outcome::BlackWins
+            };
+            return Game {
+                moves,
+                opening_len: opening.len(),
+                outcome,
+                foul: true,
+            };
         }
         b.make(p);
         moves.push(p);
@@ -202,7 +241,11 @@ pub fn run_match(rule: Rule, size: usize, openings: &[Vec<Pos>], a: &Player, b: 
     let mut t = Tally::default();
     for o in openings {
         for a_black in [true, false] {
-            let g = if a_black { play_game(rule, size, o, a, b) } else { play_game(rule, size, o, b, a) };
+            let g = if a_black {
+                play_game(rule, size, o, a, b)
+            } else {
+                play_game(rule, size, o, b, a)
+            };
             t.fouls += g.foul as u32;
             match (g.outcome, a_black) {
                 (Outcome::Draw, _) => t.draws += 1,
@@ -220,7 +263,8 @@ pub fn elo(t: &Tally) -> (f64, f64) {
     let score = t.score().clamp(0.001, 0.999);
     let to_elo = |s: f64| -400.0 * (1.0 / s - 1.0).log10();
     let (w, d) = (t.wins as f64 / n, t.draws as f64 / n);
-    let var = (w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + (1.0 - w - d) * score.powi(2)) / n;
+    let var =
+        (w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + (1.0 - w - d) * score.powi(2)) / n;
     let sd = var.sqrt();
     let lo = to_elo((score - 1.96 * sd).clamp(0.001, 0.999));
     let hi = to_elo((score + 1.96 * sd).clamp(0.001, 0.999));
@@ -237,9 +281,15 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
     let stones: usize = args.number("--stones")?.unwrap_or(3);
     let pa = args.value("--a").unwrap_or("depth=4");
     let pb = args.value("--b").unwrap_or("greedy");
-    let a = Player::parse(pa).ok_or_else(|| anyhow::anyhow!("bad player '{pa}' (depth=N, time=MS, nodes=N or greedy)"))?;
-    let b = Player::parse(pb).ok_or_else(|| anyhow::anyhow!("bad player '{pb}' (depth=N, time=MS, nodes=N or greedy)"))?;
-    let openings: Vec<Vec<Pos>> = (0..pairs as u64).map(|i| random_opening(size, stones, seed + i)).collect();
+    let a = Player::parse(pa).ok_or_else(|| {
+        anyhow::anyhow!("bad player '{pa}' (depth=N, time=MS, nodes=N or greedy)")
+    })?;
+    let b = Player::parse(pb).ok_or_else(|| {
+        anyhow::anyhow!("bad player '{pb}' (depth=N, time=MS, nodes=N or greedy)")
+    })?;
+    let openings: Vec<Vec<Pos>> = (0..pairs as u64)
+        .map(|i| random_opening(size, stones, seed + i))
+        .collect();
     let t = run_match(rule, size, &openings, &a, &b);
     let (e, err) = elo(&t);
     println!(

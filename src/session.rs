@@ -71,7 +71,10 @@ pub struct Output {
 
 impl Output {
     pub fn new(sink: Box<dyn Write + Send>) -> Output {
-        Output { sink: Mutex::new(sink), broken: AtomicBool::new(false) }
+        Output {
+            sink: Mutex::new(sink),
+            broken: AtomicBool::new(false),
+        }
     }
 
     /// Writes one line (the line end is added).
@@ -108,8 +111,12 @@ pub enum HashSize {
 /// [`MAX_HASH_BYTES`].
 pub fn hash_bytes(size: HashSize) -> usize {
     let bytes = match size {
-        HashSize::Default | HashSize::Memory(0) | HashSize::Kilobytes(0) => DEFAULT_HASH_BYTES as u64,
-        HashSize::Memory(m) => (m / 100).saturating_mul(MEMORY_SHARE_PERCENT).saturating_sub(RESERVED_BYTES),
+        HashSize::Default | HashSize::Memory(0) | HashSize::Kilobytes(0) => {
+            DEFAULT_HASH_BYTES as u64
+        }
+        HashSize::Memory(m) => (m / 100)
+            .saturating_mul(MEMORY_SHARE_PERCENT)
+            .saturating_sub(RESERVED_BYTES),
         HashSize::Kilobytes(k) => k.saturating_mul(1024),
     };
     let bytes = bytes.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
@@ -127,9 +134,18 @@ pub enum Flow {
 /// A search to run on the worker thread.
 pub enum Job {
     /// Our move in `board` (side to move = us), never on an `exclude` square if avoidable.
-    Move { board: Board, limits: Limits, exclude: Vec<Pos> },
+    Move {
+        board: Board,
+        limits: Limits,
+        exclude: Vec<Pos>,
+    },
     /// The `n` best moves as messages, then the best as our move.
-    NBest { board: Board, limits: Limits, n: usize, exclude: Vec<Pos> },
+    NBest {
+        board: Board,
+        limits: Limits,
+        n: usize,
+        exclude: Vec<Pos>,
+    },
     /// A Swap2 decision for `board` (0, 3 or 5 stones).
     Swap2 { board: Board, limits: Limits },
 }
@@ -168,23 +184,41 @@ struct Game {
 
 impl Game {
     fn new(board: Board) -> Game {
-        Game { board, me: None, walls: Vec::new() }
+        Game {
+            board,
+            me: None,
+            walls: Vec::new(),
+        }
     }
     /// Our colour: as known, else the side to move.
     fn my_color(&self) -> Color {
         self.me.unwrap_or(self.board.side_to_move())
     }
     fn empty_squares(&self) -> usize {
-        (self.board.width() * self.board.height()).saturating_sub(self.board.move_count() + self.walls.len())
+        (self.board.width() * self.board.height())
+            .saturating_sub(self.board.move_count() + self.walls.len())
     }
 }
 
 /// An open block of lines ending with `DONE`.
 enum Block {
-    Board { think: bool, stones: Vec<(i64, i64, Option<i64>)>, error: Option<String> },
-    Swap2 { stones: Vec<(i64, i64)>, error: Option<String> },
-    Exclude { undo: bool, stones: Vec<(i64, i64)>, error: Option<String> },
-    Unsupported { name: String },
+    Board {
+        think: bool,
+        stones: Vec<(i64, i64, Option<i64>)>,
+        error: Option<String>,
+    },
+    Swap2 {
+        stones: Vec<(i64, i64)>,
+        error: Option<String>,
+    },
+    Exclude {
+        undo: bool,
+        stones: Vec<(i64, i64)>,
+        error: Option<String>,
+    },
+    Unsupported {
+        name: String,
+    },
 }
 
 impl Block {
@@ -200,7 +234,9 @@ impl Block {
     }
     fn error_slot(&mut self) -> Option<&mut Option<String>> {
         match self {
-            Block::Board { error, .. } | Block::Swap2 { error, .. } | Block::Exclude { error, .. } => Some(error),
+            Block::Board { error, .. }
+            | Block::Swap2 { error, .. }
+            | Block::Exclude { error, .. } => Some(error),
             Block::Unsupported { .. } => None,
         }
     }
@@ -273,25 +309,52 @@ impl Reporter {
 /// Runs a job on the engine (on the worker thread).
 fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> Answer {
     match job {
-        Job::Move { board, limits, exclude } => {
-            let avoid = !exclude.is_empty() && multipv::candidates(&board, &[]).iter().any(|p| exclude.contains(p));
+        Job::Move {
+            board,
+            limits,
+            exclude,
+        } => {
+            let avoid = !exclude.is_empty()
+                && multipv::candidates(&board, &[])
+                    .iter()
+                    .any(|p| exclude.contains(p));
             if avoid {
                 // Some candidate moves are excluded: search the others side by side.
-                let lines =
-                    multipv::best_lines(engine, &board, 1, &exclude, &limits, abort, &mut |l, n, t| rep.lines(l, n, t));
+                let lines = multipv::best_lines(
+                    engine,
+                    &board,
+                    1,
+                    &exclude,
+                    &limits,
+                    abort,
+                    &mut |l, n, t| rep.lines(l, n, t),
+                );
                 Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
             } else {
                 let r = engine.think(&board, &limits, &mut |i| rep.info(i));
                 Answer::Move(r.best)
             }
         }
-        Job::NBest { board, limits, n, exclude } => {
-            let lines = multipv::best_lines(engine, &board, n, &exclude, &limits, abort, &mut |l, nodes, t| {
-                rep.lines(l, nodes, t)
-            });
+        Job::NBest {
+            board,
+            limits,
+            n,
+            exclude,
+        } => {
+            let lines = multipv::best_lines(
+                engine,
+                &board,
+                n,
+                &exclude,
+                &limits,
+                abort,
+                &mut |l, nodes, t| rep.lines(l, nodes, t),
+            );
             Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
         }
-        Job::Swap2 { board, limits } => Answer::Swap2(swap2::decide(engine, &board, &limits, abort)),
+        Job::Swap2 { board, limits } => {
+            Answer::Swap2(swap2::decide(engine, &board, &limits, abort))
+        }
     }
 }
 
@@ -383,7 +446,9 @@ impl Session {
             BlockLine::Stone { x, y, field } => {
                 match &mut self.block {
                     Some(Block::Board { stones, .. }) => stones.push((x, y, field)),
-                    Some(Block::Swap2 { stones, .. } | Block::Exclude { stones, .. }) => stones.push((x, y)),
+                    Some(Block::Swap2 { stones, .. } | Block::Exclude { stones, .. }) => {
+                        stones.push((x, y))
+                    }
                     _ => {}
                 }
                 Flow::Continue
@@ -398,8 +463,15 @@ impl Session {
                 Command::End => Flow::Quit,
                 cmd => {
                     // A command before DONE: the block was cut short.
-                    let name = self.block.take().map(|b| b.name().to_string()).unwrap_or_default();
-                    self.error(&format!("{name} ended by '{}' before DONE; nothing changed", clean(line.trim())));
+                    let name = self
+                        .block
+                        .take()
+                        .map(|b| b.name().to_string())
+                        .unwrap_or_default();
+                    self.error(&format!(
+                        "{name} ended by '{}' before DONE; nothing changed",
+                        clean(line.trim())
+                    ));
                     self.command(cmd, received)
                 }
             },
@@ -434,15 +506,26 @@ impl Session {
             Command::Play(x, y) => self.play(x, y),
             Command::Takeback(x, y) => self.takeback(x, y),
             Command::Board { think } => {
-                self.block = Some(Block::Board { think, stones: Vec::new(), error: None });
+                self.block = Some(Block::Board {
+                    think,
+                    stones: Vec::new(),
+                    error: None,
+                });
                 Flow::Continue
             }
             Command::Swap2Board => {
-                self.block = Some(Block::Swap2 { stones: Vec::new(), error: None });
+                self.block = Some(Block::Swap2 {
+                    stones: Vec::new(),
+                    error: None,
+                });
                 Flow::Continue
             }
             Command::Block { undo } => {
-                self.block = Some(Block::Exclude { undo, stones: Vec::new(), error: None });
+                self.block = Some(Block::Exclude {
+                    undo,
+                    stones: Vec::new(),
+                    error: None,
+                });
                 Flow::Continue
             }
             Command::BlockReset => {
@@ -469,7 +552,11 @@ impl Session {
             }
             Command::ShowInfo => {
                 let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-                self.reply(&format!("MESSAGE {} {}", protocol::ABOUT.name, protocol::ABOUT.version));
+                self.reply(&format!(
+                    "MESSAGE {} {}",
+                    protocol::ABOUT.name,
+                    protocol::ABOUT.version
+                ));
                 self.reply(&format!("MESSAGE INFO MAX_THREAD_NUM {threads}"));
                 // Yixin-Board sends INFO hash_size 2^k kilobytes for k up to this.
                 let max_k = (MAX_HASH_BYTES / 1024).ilog2();
@@ -477,7 +564,11 @@ impl Session {
                 Flow::Continue
             }
             Command::NBest(n) => self.nbest(n, received),
-            Command::Unsupported { name, block, arg_line } => {
+            Command::Unsupported {
+                name,
+                block,
+                arg_line,
+            } => {
                 if block {
                     self.block = Some(Block::Unsupported { name });
                 } else {
@@ -498,8 +589,14 @@ impl Session {
     fn start(&mut self, name: &str, width: i64, height: i64) -> Flow {
         let range = MIN_SIZE as i64..=MAX_SIZE as i64;
         if !range.contains(&width) || !range.contains(&height) {
-            let size = if width == height { width.to_string() } else { format!("{width}x{height}") };
-            return self.error(&format!("{name}: board size {size} is not supported (sides {MIN_SIZE} to {MAX_SIZE})"));
+            let size = if width == height {
+                width.to_string()
+            } else {
+                format!("{width}x{height}")
+            };
+            return self.error(&format!(
+                "{name}: board size {size} is not supported (sides {MIN_SIZE} to {MAX_SIZE})"
+            ));
         }
         self.new_game(width as usize, height as usize)
     }
@@ -521,10 +618,13 @@ impl Session {
     /// The empty square at `x,y` of the current game, or why there is none.
     fn free_square(&self, x: i64, y: i64) -> Result<Pos, String> {
         let g = self.game.as_ref().ok_or("no game; send START first")?;
-        let p = g
-            .board
-            .pos(x, y)
-            .ok_or_else(|| format!("{x},{y} is outside the {}x{} board", g.board.width(), g.board.height()))?;
+        let p = g.board.pos(x, y).ok_or_else(|| {
+            format!(
+                "{x},{y} is outside the {}x{} board",
+                g.board.width(),
+                g.board.height()
+            )
+        })?;
         if !g.board.is_empty(p) || g.walls.contains(&p) {
             return Err(format!("{x},{y} is not empty"));
         }
@@ -536,7 +636,9 @@ impl Session {
             Ok(p) => p,
             Err(e) => return self.error(&format!("TURN: {e}")),
         };
-        let Some(g) = self.game.as_mut() else { return Flow::Continue };
+        let Some(g) = self.game.as_mut() else {
+            return Flow::Continue;
+        };
         // Unknown colours (a new game): the opponent is the side to move.
         let theirs = g.me.map_or(g.board.side_to_move(), Color::opp);
         g.board.make_color(p, theirs);
@@ -549,7 +651,9 @@ impl Session {
             Ok(p) => p,
             Err(e) => return self.error(&format!("PLAY: {e}")),
         };
-        let Some(g) = self.game.as_mut() else { return Flow::Continue };
+        let Some(g) = self.game.as_mut() else {
+            return Flow::Continue;
+        };
         let me = g.my_color();
         g.board.make_color(p, me);
         g.me = Some(me);
@@ -558,7 +662,9 @@ impl Session {
     }
 
     fn takeback(&mut self, x: i64, y: i64) -> Flow {
-        let Some(g) = self.game.as_mut() else { return self.error("TAKEBACK: no game; send START first") };
+        let Some(g) = self.game.as_mut() else {
+            return self.error("TAKEBACK: no game; send START first");
+        };
         let Some(p) = g.board.pos(x, y) else {
             let (w, h) = (g.board.width(), g.board.height());
             return self.error(&format!("TAKEBACK: {x},{y} is outside the {w}x{h} board"));
@@ -584,7 +690,9 @@ impl Session {
 
     /// Starts the search for our move in the current game.
     fn think_move(&mut self, received: Instant) -> Flow {
-        let Some(g) = self.game.as_mut() else { return Flow::Continue };
+        let Some(g) = self.game.as_mut() else {
+            return Flow::Continue;
+        };
         if g.empty_squares() == 0 {
             return self.error("no empty square left to play");
         }
@@ -594,14 +702,22 @@ impl Session {
         let board = g.board.clone();
         let exclude = self.exclusions();
         let limits = self.limits(received);
-        Flow::Think(Box::new(Job::Move { board, limits, exclude }))
+        Flow::Think(Box::new(Job::Move {
+            board,
+            limits,
+            exclude,
+        }))
     }
 
     fn nbest(&mut self, n: i64, received: Instant) -> Flow {
         if n < 1 {
-            return self.error(&format!("YXNBEST: {n} is not a number of moves (1 or more)"));
+            return self.error(&format!(
+                "YXNBEST: {n} is not a number of moves (1 or more)"
+            ));
         }
-        let Some(g) = self.game.as_mut() else { return self.error("YXNBEST: no game; send START first") };
+        let Some(g) = self.game.as_mut() else {
+            return self.error("YXNBEST: no game; send START first");
+        };
         if g.empty_squares() == 0 {
             return self.error("YXNBEST: no empty square left to play");
         }
@@ -611,7 +727,12 @@ impl Session {
         let board = g.board.clone();
         let exclude = self.exclusions();
         let limits = self.limits(received);
-        Flow::Think(Box::new(Job::NBest { board, limits, n: n.min(MAX_NBEST) as usize, exclude }))
+        Flow::Think(Box::new(Job::NBest {
+            board,
+            limits,
+            n: n.min(MAX_NBEST) as usize,
+            exclude,
+        }))
     }
 
     /// Squares our answer avoids: continuous-game marks and `YXBLOCK` squares.
@@ -630,15 +751,24 @@ impl Session {
         let empty = self.game.as_ref().map_or(0, Game::empty_squares);
         let left = match self.clock.left_ms {
             Some(l) => Some(l.saturating_sub(self.spent_ms)),
-            None if self.clock.match_ms > 0 => Some(self.clock.match_ms.saturating_sub(self.spent_ms)),
+            None if self.clock.match_ms > 0 => {
+                Some(self.clock.match_ms.saturating_sub(self.spent_ms))
+            }
             None => None,
         };
-        let clock = Clock { left_ms: left, ..self.clock };
+        let clock = Clock {
+            left_ms: left,
+            ..self.clock
+        };
         let mut budget = time::budget(&clock, empty);
         let waited = received.elapsed();
         budget.soft = budget.soft.saturating_sub(waited);
         budget.hard = budget.hard.saturating_sub(waited);
-        Limits { max_depth: self.max_depth, max_nodes: self.max_nodes, budget: Some(budget) }
+        Limits {
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+            budget: Some(budget),
+        }
     }
 
     fn apply_hash(&mut self) {
@@ -653,7 +783,10 @@ impl Session {
 
     fn info(&mut self, key: &str, value: &str) -> Result<(), String> {
         let number = || -> Result<i128, String> {
-            value.trim().parse::<i128>().map_err(|_| format!("INFO {key}: '{}' is not a number", clean(value)))
+            value
+                .trim()
+                .parse::<i128>()
+                .map_err(|_| format!("INFO {key}: '{}' is not a number", clean(value)))
         };
         let non_negative = || -> Result<u64, String> {
             let n = number()?;
@@ -691,7 +824,9 @@ impl Session {
             "thread_num" => {
                 let v = number()?;
                 if v < 1 {
-                    return Err(format!("INFO thread_num: {v} is not a number of threads (1 or more)"));
+                    return Err(format!(
+                        "INFO thread_num: {v} is not a number of threads (1 or more)"
+                    ));
                 }
                 self.engine().set_threads(v.min(MAX_THREADS) as usize);
             }
@@ -714,8 +849,10 @@ impl Session {
                 self.detail = v != 0;
             }
             // Yixin-Board settings with no meaning for this engine.
-            "time_increment" | "caution_factor" | "pondering" | "usedatabase" | "nbestsym" | "nbest_sym"
-            | "checkmate" | "vcthread" | "thread_split_depth" | "start_depth" => log::debug!("INFO {key} ignored"),
+            "time_increment" | "caution_factor" | "pondering" | "usedatabase" | "nbestsym"
+            | "nbest_sym" | "checkmate" | "vcthread" | "thread_split_depth" | "start_depth" => {
+                log::debug!("INFO {key} ignored")
+            }
             _ => log::info!("unknown INFO key '{key}' ignored"),
         }
         Ok(())
@@ -732,9 +869,14 @@ impl Session {
     }
 
     fn show_forbid(&mut self) -> Flow {
-        let Some(g) = &self.game else { return self.error("YXSHOWFORBID: no game; send START first") };
+        let Some(g) = &self.game else {
+            return self.error("YXSHOWFORBID: no game; send START first");
+        };
         let mut b = g.board.clone();
-        let squares: Vec<Pos> = rules::forbidden_squares(&mut b).into_iter().filter(|p| !g.walls.contains(p)).collect();
+        let squares: Vec<Pos> = rules::forbidden_squares(&mut b)
+            .into_iter()
+            .filter(|p| !g.walls.contains(p))
+            .collect();
         self.reply(&protocol::forbid_line(&squares));
         Flow::Continue
     }
@@ -748,8 +890,14 @@ impl Session {
             }
             Block::Board { error: Some(e), .. }
             | Block::Swap2 { error: Some(e), .. }
-            | Block::Exclude { error: Some(e), .. } => self.error(&format!("{name}: {e}; nothing changed")),
-            Block::Board { think, stones, error: None } => match self.position(&stones) {
+            | Block::Exclude { error: Some(e), .. } => {
+                self.error(&format!("{name}: {e}; nothing changed"))
+            }
+            Block::Board {
+                think,
+                stones,
+                error: None,
+            } => match self.position(&stones) {
                 Ok(game) => {
                     self.game = Some(game);
                     if think {
@@ -760,7 +908,10 @@ impl Session {
                 }
                 Err(e) => self.error(&format!("{name}: {e}; nothing changed")),
             },
-            Block::Swap2 { stones, error: None } => match self.swap2_position(&stones) {
+            Block::Swap2 {
+                stones,
+                error: None,
+            } => match self.swap2_position(&stones) {
                 Ok(board) => {
                     let limits = self.limits(received);
                     if let Some(g) = self.game.as_mut() {
@@ -770,7 +921,11 @@ impl Session {
                 }
                 Err(e) => self.error(&format!("{name}: {e}; nothing changed")),
             },
-            Block::Exclude { undo, stones, error: None } => {
+            Block::Exclude {
+                undo,
+                stones,
+                error: None,
+            } => {
                 let squares = match self.squares_of(&stones) {
                     Ok(s) => s,
                     Err(e) => return self.error(&format!("{name}: {e}; nothing changed")),
@@ -793,9 +948,13 @@ impl Session {
         stones
             .iter()
             .map(|&(x, y)| {
-                g.board
-                    .pos(x, y)
-                    .ok_or_else(|| format!("{x},{y} is outside the {}x{} board", g.board.width(), g.board.height()))
+                g.board.pos(x, y).ok_or_else(|| {
+                    format!(
+                        "{x},{y} is outside the {}x{} board",
+                        g.board.width(),
+                        g.board.height()
+                    )
+                })
             })
             .collect()
     }
@@ -812,11 +971,17 @@ impl Session {
         let mut seen: Vec<Pos> = Vec::with_capacity(stones.len());
         let mut placed: Vec<(Pos, i64)> = Vec::with_capacity(stones.len());
         for &(x, y, field) in stones {
-            let p = board.pos(x, y).ok_or_else(|| format!("{x},{y} is outside the {w}x{h} board"))?;
+            let p = board
+                .pos(x, y)
+                .ok_or_else(|| format!("{x},{y} is outside the {w}x{h} board"))?;
             let f = match field {
                 Some(f @ 1..=3) => f,
                 Some(f) => return Err(format!("{x},{y},{f}: the field must be 1, 2 or 3")),
-                None => return Err(format!("{x},{y}: the field is missing (expected x,y,field)")),
+                None => {
+                    return Err(format!(
+                        "{x},{y}: the field is missing (expected x,y,field)"
+                    ))
+                }
             };
             if seen.contains(&p) {
                 return Err(format!("{x},{y} is given twice"));
@@ -826,7 +991,11 @@ impl Session {
         }
         let own = placed.iter().filter(|s| s.1 == 1).count();
         let theirs = placed.iter().filter(|s| s.1 == 2).count();
-        let me = if own >= theirs { Color::Black } else { Color::White };
+        let me = if own >= theirs {
+            Color::Black
+        } else {
+            Color::White
+        };
         let mut walls = Vec::new();
         for &(p, f) in &placed {
             match f {
@@ -836,7 +1005,11 @@ impl Session {
             }
         }
         board.set_side_to_move(me);
-        Ok(Game { board, me: Some(me), walls })
+        Ok(Game {
+            board,
+            me: Some(me),
+            walls,
+        })
     }
 
     /// The board a `SWAP2BOARD` block describes: 0, 3 or 5 stones, black first, colours
@@ -844,7 +1017,10 @@ impl Session {
     fn swap2_position(&self, stones: &[(i64, i64)]) -> Result<Board, String> {
         let squares = self.squares_of(stones)?;
         if ![0, 3, 5].contains(&squares.len()) {
-            return Err(format!("{} stones given; swap2 needs 0, 3 or 5", squares.len()));
+            return Err(format!(
+                "{} stones given; swap2 needs 0, 3 or 5",
+                squares.len()
+            ));
         }
         let g = self.game.as_ref().ok_or("no game; send START first")?;
         let mut board = Board::new(g.board.width(), g.board.height(), self.rule)?;
@@ -870,7 +1046,11 @@ impl Session {
         let started = Instant::now();
         let abort = Arc::new(AtomicBool::new(false));
         let height = self.game.as_ref().map_or(15, |g| g.board.height());
-        let reporter = Reporter { out: self.out.clone(), detail: self.detail, height };
+        let reporter = Reporter {
+            out: self.out.clone(),
+            detail: self.detail,
+            height,
+        };
         let fallback = job.failed();
         let worker = {
             let engine = self.engine.clone();
@@ -889,8 +1069,10 @@ impl Session {
                 let _ = tx.send(Event::Done(answer));
             }
         };
-        let spawned =
-            std::thread::Builder::new().name("fivefold-search".into()).stack_size(SEARCH_STACK_BYTES).spawn(worker);
+        let spawned = std::thread::Builder::new()
+            .name("fivefold-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(worker);
         if let Err(e) = spawned {
             log::error!("cannot start the search thread: {e}");
             self.finish(fallback, started);
@@ -941,7 +1123,9 @@ impl Session {
 
     /// Writes a job's answer and plays it on the board.
     fn finish(&mut self, answer: Answer, started: Instant) {
-        self.spent_ms = self.spent_ms.saturating_add(started.elapsed().as_millis() as u64);
+        self.spent_ms = self
+            .spent_ms
+            .saturating_add(started.elapsed().as_millis() as u64);
         match answer {
             Answer::Move(p) => self.play_own(p),
             Answer::Swap2(Ok(reply)) => self.apply_swap2(reply),
@@ -1018,7 +1202,12 @@ fn legal_or_fallback(g: &mut Game, p: Pos, me: Color, exclude: &[Pos]) -> Option
     let centre = b.center();
     let mut squares: Vec<Pos> = multipv::candidates(b, exclude);
     let mut rest: Vec<Pos> = b.squares().collect();
-    rest.sort_by_key(|q| (q.x().abs_diff(centre.x()).max(q.y().abs_diff(centre.y())), q.idx()));
+    rest.sort_by_key(|q| {
+        (
+            q.x().abs_diff(centre.x()).max(q.y().abs_diff(centre.y())),
+            q.idx(),
+        )
+    });
     squares.extend(rest);
     for (avoid, fouls) in [(exclude, true), (&[][..], true), (&[][..], false)] {
         if let Some(&q) = squares.iter().find(|&&q| usable(b, q, avoid, fouls)) {
@@ -1034,7 +1223,10 @@ fn read_lines<R: Read>(input: R, tx: &Sender<Event>) {
     let mut line: Vec<u8> = Vec::new();
     let send = |line: &[u8]| -> bool {
         let text = String::from_utf8_lossy(line);
-        text.split('\r').all(|part| tx.send(Event::Line(part.to_string(), Instant::now())).is_ok())
+        text.split('\r').all(|part| {
+            tx.send(Event::Line(part.to_string(), Instant::now()))
+                .is_ok()
+        })
     };
     loop {
         let (used, end) = match reader.fill_buf() {
@@ -1079,7 +1271,9 @@ where
     let (tx, rx) = mpsc::channel::<Event>();
     {
         let tx = tx.clone();
-        std::thread::Builder::new().name("fivefold-input".into()).spawn(move || read_lines(input, &tx))?;
+        std::thread::Builder::new()
+            .name("fivefold-input".into())
+            .spawn(move || read_lines(input, &tx))?;
     }
     let mut session = Session::new(out.clone());
     let mut queue: VecDeque<(String, Instant)> = VecDeque::new();
@@ -1133,7 +1327,10 @@ mod tests {
         assert!(b >= m / 2);
         assert_eq!(hash_bytes(HashSize::Memory(1 << 20)) as u64, MIN_HASH_BYTES);
         assert_eq!(hash_bytes(HashSize::Kilobytes(1024)), 1 << 20);
-        assert_eq!(hash_bytes(HashSize::Kilobytes(u64::MAX)) as u64, MAX_HASH_BYTES);
+        assert_eq!(
+            hash_bytes(HashSize::Kilobytes(u64::MAX)) as u64,
+            MAX_HASH_BYTES
+        );
     }
 
     #[test]
@@ -1149,8 +1346,14 @@ mod tests {
         assert!(on_board(&g.board, q));
         // An excluded square is replaced while another exists.
         let ex = [Pos::new(8, 8)];
-        assert_ne!(legal_or_fallback(&mut g, Pos::new(8, 8), Color::White, &ex), Some(Pos::new(8, 8)));
-        assert_eq!(legal_or_fallback(&mut g, Pos::new(8, 8), Color::White, &[]), Some(Pos::new(8, 8)));
+        assert_ne!(
+            legal_or_fallback(&mut g, Pos::new(8, 8), Color::White, &ex),
+            Some(Pos::new(8, 8))
+        );
+        assert_eq!(
+            legal_or_fallback(&mut g, Pos::new(8, 8), Color::White, &[]),
+            Some(Pos::new(8, 8))
+        );
     }
 
     #[test]
@@ -1159,12 +1362,20 @@ mod tests {
         let mut s = Session::new(out);
         let now = Instant::now();
         assert!(matches!(s.handle_line("START 15", now), Flow::Continue));
-        assert!(matches!(s.handle_line("TURN 7,7", now), Flow::Think(j) if matches!(*j, Job::Move { .. })));
+        assert!(
+            matches!(s.handle_line("TURN 7,7", now), Flow::Think(j) if matches!(*j, Job::Move { .. }))
+        );
         let g = s.game.as_ref().unwrap();
         assert_eq!(g.me, Some(Color::White));
         assert_eq!(g.board.stone(Pos::new(7, 7)), Some(Color::Black));
         // Bad input leaves the game alone.
-        for l in ["TURN 7,7", "TURN 15,0", "TURN x", "TAKEBACK 1,1", "PLAY -1,2"] {
+        for l in [
+            "TURN 7,7",
+            "TURN 15,0",
+            "TURN x",
+            "TAKEBACK 1,1",
+            "PLAY -1,2",
+        ] {
             assert!(matches!(s.handle_line(l, now), Flow::Continue), "{l}");
             assert_eq!(s.game.as_ref().unwrap().board.move_count(), 1, "{l}");
         }

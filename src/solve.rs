@@ -15,7 +15,6 @@
 
 use crate::board::Board;
 use crate::notation::{parse_moves, square_name, xy};
-use crate::rules;
 use crate::threat::{Stats, ThreatSolver};
 use crate::types::{Color, Pos, Rule};
 use anyhow::{anyhow, bail, Context, Result};
@@ -66,7 +65,9 @@ fn parse_options(args: &[String]) -> Result<Options> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut value = |name: &str| -> Result<String> {
-            it.next().cloned().ok_or_else(|| anyhow!("{name} needs a value\n{USAGE}"))
+            it.next()
+                .cloned()
+                .ok_or_else(|| anyhow!("{name} needs a value\n{USAGE}"))
         };
         match a.as_str() {
             "--moves" => o.moves = Some(value("--moves")?),
@@ -78,7 +79,9 @@ fn parse_options(args: &[String]) -> Result<Options> {
             }
             "--size" => {
                 let v = value("--size")?;
-                o.size = v.parse().map_err(|_| anyhow!("--size: '{v}' is not a number"))?;
+                o.size = v
+                    .parse()
+                    .map_err(|_| anyhow!("--size: '{v}' is not a number"))?;
             }
             "--tomove" => {
                 let v = value("--tomove")?;
@@ -90,11 +93,17 @@ fn parse_options(args: &[String]) -> Result<Options> {
             }
             "--max-plies" => {
                 let v = value("--max-plies")?;
-                o.max_plies = Some(v.parse().map_err(|_| anyhow!("--max-plies: '{v}' is not a number"))?);
+                o.max_plies = Some(
+                    v.parse()
+                        .map_err(|_| anyhow!("--max-plies: '{v}' is not a number"))?,
+                );
             }
             "--nodes" => {
                 let v = value("--nodes")?;
-                o.nodes = Some(v.parse().map_err(|_| anyhow!("--nodes: '{v}' is not a number"))?);
+                o.nodes = Some(
+                    v.parse()
+                        .map_err(|_| anyhow!("--nodes: '{v}' is not a number"))?,
+                );
             }
             "--vct" => o.vct = true,
             "--vcf-threats" => {
@@ -107,32 +116,12 @@ fn parse_options(args: &[String]) -> Result<Options> {
             other => bail!("unknown option '{other}'\n{USAGE}"),
         }
     }
-    let sources = o.moves.is_some() as usize + o.file.is_some() as usize + o.suite.is_some() as usize;
+    let sources =
+        o.moves.is_some() as usize + o.file.is_some() as usize + o.suite.is_some() as usize;
     if sources != 1 {
         bail!("give exactly one of --moves, --file, --suite\n{USAGE}");
     }
     Ok(o)
-}
-
-/// Plays `moves` (game order, black first) on an empty board, refusing occupied squares,
-/// moves after a five and renju fouls.
-pub fn board_from_moves(moves: &[(usize, usize)], size: usize, rule: Rule) -> Result<Board> {
-    let mut b = Board::square(size, rule).map_err(|e| anyhow!(e))?;
-    for (i, &(x, y)) in moves.iter().enumerate() {
-        let p = Pos::new(x, y);
-        let name = format!("{} ({})", square_name(p, size), xy(p));
-        if let Some(c) = b.winner() {
-            bail!("move {} {name}: the game is already over, {} made five", i + 1, c.name());
-        }
-        if !b.is_empty(p) {
-            bail!("move {} {name}: the square is occupied", i + 1);
-        }
-        if b.side_to_move() == Color::Black && rules::is_forbidden(&mut b, p) {
-            bail!("move {} {name}: forbidden for black under renju", i + 1);
-        }
-        b.make(p);
-    }
-    Ok(b)
 }
 
 /// Runs the `solve` subcommand.
@@ -143,7 +132,7 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     let mut b = if let Some(m) = &o.moves {
         let moves = parse_moves(m, o.size, o.size).map_err(|e| anyhow!("--moves: {e}"))?;
-        board_from_moves(&moves, o.size, o.rule)?
+        crate::cli::board_from_moves(&moves, o.size, o.size, o.rule)?
     } else {
         let path = o.file.as_deref().unwrap_or_default();
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
@@ -167,14 +156,23 @@ pub fn run(args: &[String]) -> Result<()> {
         let ms = t.elapsed().as_secs_f64() * 1000.0;
         let names = |v: &[Pos]| v.iter().map(|&p| square_name(p, h)).collect::<Vec<_>>();
         if o.json {
-            let list = d.as_deref().map(|v| json_list(&names(v))).unwrap_or_else(|| "null".into());
+            let list = d
+                .as_deref()
+                .map(|v| json_list(&names(v)))
+                .unwrap_or_else(|| "null".into());
             println!(
                 "{{\"tomove\":\"{}\",\"opponent_vcf\":{},\"defences\":{list},\"time_ms\":{ms:.3}}}",
                 me.name(),
                 d.is_some()
             );
         } else {
-            println!("position: {}x{} {}, {} to move", b.width(), h, b.rule().name(), me.name());
+            println!(
+                "position: {}x{} {}, {} to move",
+                b.width(),
+                h,
+                b.rule().name(),
+                me.name()
+            );
             match d {
                 None => println!("opponent VCF: no (nothing to defend against)"),
                 Some(v) => {
@@ -189,9 +187,18 @@ pub fn run(args: &[String]) -> Result<()> {
     let kind = if o.vct { "VCT" } else { "VCF" };
     let t = Instant::now();
     let line = if o.vct {
-        solver.vct(&mut b, o.max_plies.unwrap_or(VCT_PLIES), o.nodes.unwrap_or(VCT_NODES), None)
+        solver.vct(
+            &mut b,
+            o.max_plies.unwrap_or(VCT_PLIES),
+            o.nodes.unwrap_or(VCT_NODES),
+            None,
+        )
     } else {
-        solver.vcf(&mut b, o.max_plies.unwrap_or(VCF_PLIES), o.nodes.unwrap_or(VCF_NODES))
+        solver.vcf(
+            &mut b,
+            o.max_plies.unwrap_or(VCF_PLIES),
+            o.nodes.unwrap_or(VCF_NODES),
+        )
     };
     let elapsed = t.elapsed();
     let stats = solver.stats();
@@ -220,7 +227,14 @@ fn move_xy(p: Pos) -> String {
     }
 }
 
-fn print_result(b: &Board, kind: &str, line: Option<&[Pos]>, stats: Stats, elapsed: Duration, json: bool) {
+fn print_result(
+    b: &Board,
+    kind: &str,
+    line: Option<&[Pos]>,
+    stats: Stats,
+    elapsed: Duration,
+    json: bool,
+) {
     let h = b.height();
     let ms = elapsed.as_secs_f64() * 1000.0;
     let verdict = match (line.is_some(), stats.aborted) {
@@ -228,8 +242,16 @@ fn print_result(b: &Board, kind: &str, line: Option<&[Pos]>, stats: Stats, elaps
         (false, false) => "no",
         (false, true) => "unknown",
     };
-    let names: Vec<String> = line.unwrap_or_default().iter().map(|&p| move_name(p, h)).collect();
-    let xys: Vec<String> = line.unwrap_or_default().iter().map(|&p| move_xy(p)).collect();
+    let names: Vec<String> = line
+        .unwrap_or_default()
+        .iter()
+        .map(|&p| move_name(p, h))
+        .collect();
+    let xys: Vec<String> = line
+        .unwrap_or_default()
+        .iter()
+        .map(|&p| move_xy(p))
+        .collect();
     if json {
         println!(
             "{{\"kind\":\"{}\",\"rule\":\"{}\",\"size\":{},\"tomove\":\"{}\",\"result\":\"{verdict}\",\
@@ -245,7 +267,13 @@ fn print_result(b: &Board, kind: &str, line: Option<&[Pos]>, stats: Stats, elaps
         );
         return;
     }
-    println!("position: {}x{} {}, {} to move", b.width(), h, b.rule().name(), b.side_to_move().name());
+    println!(
+        "position: {}x{} {}, {} to move",
+        b.width(),
+        h,
+        b.rule().name(),
+        b.side_to_move().name()
+    );
     match verdict {
         "unknown" => println!("{kind}: unknown (node limit reached)"),
         v => println!("{kind}: {v}"),
@@ -262,73 +290,7 @@ fn print_result(b: &Board, kind: &str, line: Option<&[Pos]>, stats: Stats, elaps
     }
 }
 
-/// One puzzle of the shared puzzle format (`key=value` tokens; a list value runs on to
-/// the next `key=`).
-#[derive(Clone, Debug)]
-pub struct Puzzle {
-    pub id: String,
-    pub rule: Rule,
-    pub size: usize,
-    pub tomove: Color,
-    pub kind: String,
-    pub moves: Vec<(usize, usize)>,
-    pub good: Vec<(usize, usize)>,
-}
-
-/// Parses a puzzle file. Comment lines start with `#`.
-pub fn parse_puzzles(text: &str) -> Result<Vec<Puzzle>> {
-    let mut out = Vec::new();
-    for (n, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut fields: Vec<(String, String)> = Vec::new();
-        for tok in line.split_whitespace() {
-            if let Some((k, v)) = tok.split_once('=') {
-                fields.push((k.to_string(), v.to_string()));
-            } else if let Some(last) = fields.last_mut() {
-                last.1.push(' ');
-                last.1.push_str(tok);
-            } else {
-                bail!("line {}: '{tok}' is not key=value", n + 1);
-            }
-        }
-        let get = |k: &str| fields.iter().find(|f| f.0 == k).map(|f| f.1.as_str());
-        let need = |k: &str| get(k).ok_or_else(|| anyhow!("line {}: no {k}=", n + 1));
-        let size: usize = need("size")?.parse().map_err(|_| anyhow!("line {}: bad size", n + 1))?;
-        let rule = Rule::parse(need("rule")?).ok_or_else(|| anyhow!("line {}: bad rule", n + 1))?;
-        let tomove = match need("tomove")? {
-            "black" => Color::Black,
-            "white" => Color::White,
-            t => bail!("line {}: bad tomove '{t}'", n + 1),
-        };
-        let moves = parse_moves(need("moves")?, size, size).map_err(|e| anyhow!("line {}: {e}", n + 1))?;
-        let good = parse_moves(get("good").unwrap_or(""), size, size).map_err(|e| anyhow!("line {}: {e}", n + 1))?;
-        out.push(Puzzle {
-            id: get("id").unwrap_or("?").to_string(),
-            rule,
-            size,
-            tomove,
-            kind: get("kind").unwrap_or("").to_string(),
-            moves,
-            good,
-        });
-    }
-    Ok(out)
-}
-
-impl Puzzle {
-    /// The puzzle's position, with its side to move.
-    pub fn board(&self) -> Result<Board> {
-        let mut b = board_from_moves(&self.moves, self.size, self.rule).with_context(|| format!("puzzle {}", self.id))?;
-        b.set_side_to_move(self.tomove);
-        Ok(b)
-    }
-    pub fn is_good(&self, p: Pos) -> bool {
-        self.good.contains(&(p.x(), p.y()))
-    }
-}
+pub use crate::puzzles::{parse_puzzles, Puzzle};
 
 #[derive(Default)]
 struct Tally {
@@ -356,9 +318,18 @@ fn run_suite(path: &str, o: &Options) -> Result<()> {
         solver.clear();
         let t = Instant::now();
         let line = if is_vct {
-            solver.vct(&mut b, o.max_plies.unwrap_or(VCT_PLIES), o.nodes.unwrap_or(VCT_NODES), None)
+            solver.vct(
+                &mut b,
+                o.max_plies.unwrap_or(VCT_PLIES),
+                o.nodes.unwrap_or(VCT_NODES),
+                None,
+            )
         } else {
-            solver.vcf(&mut b, o.max_plies.unwrap_or(VCF_PLIES), o.nodes.unwrap_or(VCF_NODES))
+            solver.vcf(
+                &mut b,
+                o.max_plies.unwrap_or(VCF_PLIES),
+                o.nodes.unwrap_or(VCF_NODES),
+            )
         };
         let el = t.elapsed();
         let st = solver.stats();

@@ -57,7 +57,12 @@ impl Reply {
 }
 
 /// Decides for a Swap2 position with 0, 3 or 5 stones (black first, alternating).
-pub fn decide(engine: &mut Engine, board: &Board, limits: &Limits, abort: &AtomicBool) -> Result<Reply, String> {
+pub fn decide(
+    engine: &mut Engine,
+    board: &Board,
+    limits: &Limits,
+    abort: &AtomicBool,
+) -> Result<Reply, String> {
     let start = Instant::now();
     match board.move_count() {
         0 => Ok(opening(engine, board, limits, abort)),
@@ -72,9 +77,15 @@ fn share(limits: &Limits, start: Instant, share: f64) -> Limits {
     let budget = limits.budget.map(|b| {
         let spent = start.elapsed();
         let hard = b.hard.mul_f64(share).min(b.hard.saturating_sub(spent));
-        Budget { soft: b.soft.mul_f64(share).min(hard), hard }
+        Budget {
+            soft: b.soft.mul_f64(share).min(hard),
+            hard,
+        }
     });
-    Limits { budget, ..limits.clone() }
+    Limits {
+        budget,
+        ..limits.clone()
+    }
 }
 
 fn max_depth(limits: &Limits) -> i32 {
@@ -86,7 +97,11 @@ fn most_even(evals: &[Eval]) -> usize {
     let deepest = evals.iter().map(|e| e.depth).max().unwrap_or(0);
     (0..evals.len())
         .max_by_key(|&i| {
-            (effective_depth(&evals[i], deepest), std::cmp::Reverse(evals[i].score.abs()), std::cmp::Reverse(i))
+            (
+                effective_depth(&evals[i], deepest),
+                std::cmp::Reverse(evals[i].score.abs()),
+                std::cmp::Reverse(i),
+            )
         })
         .unwrap_or(0)
 }
@@ -125,8 +140,14 @@ fn opening(engine: &mut Engine, board: &Board, limits: &Limits, abort: &AtomicBo
                 if (dx, dy) == (0, 0) || (dx, dy) == (wx, wy) {
                     continue;
                 }
-                let (Some(w), Some(b3)) = (at(wx, wy), at(dx, dy)) else { continue };
-                let canon = symmetries().iter().map(|f| [f(wx, wy), f(dx, dy)]).min().unwrap_or([(wx, wy), (dx, dy)]);
+                let (Some(w), Some(b3)) = (at(wx, wy), at(dx, dy)) else {
+                    continue;
+                };
+                let canon = symmetries()
+                    .iter()
+                    .map(|f| [f(wx, wy), f(dx, dy)])
+                    .min()
+                    .unwrap_or([(wx, wy), (dx, dy)]);
                 if !seen.insert(canon) {
                     continue;
                 }
@@ -142,7 +163,11 @@ fn opening(engine: &mut Engine, board: &Board, limits: &Limits, abort: &AtomicBo
     positions.sort_by_key(|(_, b)| multipv::static_eval(b).score.abs());
     positions.truncate(CANDIDATES);
     let boards: Vec<Board> = positions.iter().map(|(_, b)| b.clone()).collect();
-    let race = Race { max_depth: max_depth(limits), keep: CANDIDATES, rank: &|e: &Eval| -(e.score.abs() as i64) };
+    let race = Race {
+        max_depth: max_depth(limits),
+        keep: CANDIDATES,
+        rank: &|e: &Eval| -(e.score.abs() as i64),
+    };
     let (evals, _) = deepen(engine, &boards, &race, limits, abort, &mut |_| {});
     Reply::Opening(positions[most_even(&evals)].0)
 }
@@ -175,7 +200,10 @@ fn choose_after_three(
     // Even: white's best move, then black's fifth stone keeping it closest to even.
     let mut after = board.clone();
     after.make(best);
-    let fifths: Vec<Pos> = multipv::candidates(&after, &[]).into_iter().take(CANDIDATES).collect();
+    let fifths: Vec<Pos> = multipv::candidates(&after, &[])
+        .into_iter()
+        .take(CANDIDATES)
+        .collect();
     if fifths.is_empty() {
         return Reply::Stone(best);
     }
@@ -188,7 +216,11 @@ fn choose_after_three(
         })
         .collect();
     let rest = share(limits, start, 1.0);
-    let race = Race { max_depth: max_depth(limits) - 1, keep: CANDIDATES, rank: &|e: &Eval| -(e.score.abs() as i64) };
+    let race = Race {
+        max_depth: max_depth(limits) - 1,
+        keep: CANDIDATES,
+        rank: &|e: &Eval| -(e.score.abs() as i64),
+    };
     let (evals, _) = deepen(engine, &boards, &race, &rest, abort, &mut |_| {});
     Reply::Two(best, fifths[most_even(&evals)])
 }
@@ -209,7 +241,10 @@ mod tests {
     use crate::types::Rule;
 
     fn limits() -> Limits {
-        Limits { max_depth: Some(3), ..Limits::default() }
+        Limits {
+            max_depth: Some(3),
+            ..Limits::default()
+        }
     }
 
     #[test]
@@ -217,7 +252,9 @@ mod tests {
         let b = Board::new(15, 15, Rule::Exact).unwrap();
         let mut e = Engine::new(1 << 20);
         let r = decide(&mut e, &b, &limits(), &AtomicBool::new(false)).unwrap();
-        let Reply::Opening(s) = r else { panic!("expected an opening, got {r:?}") };
+        let Reply::Opening(s) = r else {
+            panic!("expected an opening, got {r:?}")
+        };
         assert_eq!(s[0], b.center());
         assert!(s[0] != s[1] && s[1] != s[2] && s[0] != s[2]);
         for p in s {

@@ -10,7 +10,12 @@ pub const CLEAR_LINE: &str = "\r\x1b[2K";
 /// Checks the arguments after the subcommand name: every `--option` must be one of
 /// `with_value` (followed by its value, or written `--option=value`) or `flags`.
 /// Returns the remaining (positional) arguments in order.
-pub fn check_options(args: &[String], with_value: &[&str], flags: &[&str], command: &str) -> Result<Vec<String>> {
+pub fn check_options(
+    args: &[String],
+    with_value: &[&str],
+    flags: &[&str],
+    command: &str,
+) -> Result<Vec<String>> {
     let mut positional = Vec::new();
     let mut i = 0;
     while i < args.len() {

@@ -85,7 +85,10 @@ impl Table {
     fn new(bits: u32) -> Table {
         let bits = bits.clamp(4, 30);
         let n = 1usize << bits;
-        Table { slots: vec![Entry::default(); n], mask: (n / 2) - 1 }
+        Table {
+            slots: vec![Entry::default(); n],
+            mask: (n / 2) - 1,
+        }
     }
     fn clear(&mut self) {
         self.slots.iter_mut().for_each(|e| *e = Entry::default());
@@ -149,7 +152,10 @@ struct PosList {
 
 impl PosList {
     fn new() -> PosList {
-        PosList { n: 0, items: [Pos::NONE; 16] }
+        PosList {
+            n: 0,
+            items: [Pos::NONE; 16],
+        }
     }
     #[inline]
     fn push(&mut self, p: Pos) {
@@ -238,7 +244,10 @@ fn can_play(b: &mut Board, p: Pos, c: Color) -> bool {
 #[inline]
 fn along(b: &Board, p: Pos, d: usize, k: isize) -> Option<Pos> {
     let (dx, dy) = DIRS[d];
-    b.pos(p.x() as i64 + dx as i64 * k as i64, p.y() as i64 + dy as i64 * k as i64)
+    b.pos(
+        p.x() as i64 + dx as i64 * k as i64,
+        p.y() as i64 + dy as i64 * k as i64,
+    )
 }
 
 /// Rectangle of squares within `margin` of the stones, clipped to the board.
@@ -398,7 +407,9 @@ fn four_rank(b: &mut Board, p: Pos, c: Color) -> Option<i32> {
         Threat::Four => Some(1),
         // Renju black: a four with two open threes is a foul unless a three is false.
         Threat::DoubleThree
-            if renju_black(b, c) && b.pats(p, c).iter().any(|t| t.is_four()) && !rules::is_forbidden(b, p) =>
+            if renju_black(b, c)
+                && b.pats(p, c).iter().any(|t| t.is_four())
+                && !rules::is_forbidden(b, p) =>
         {
             Some(3)
         }
@@ -465,7 +476,7 @@ impl ThreatSolver {
     }
 
     /// A flag that, when raised, stops any search of this solver as if its node limit
-    /// were reached (the main search uses it to keep the solver inside the move's time).
+    /// were reached (read every 256 nodes) (the main search uses it to keep the solver inside the move's time).
     pub fn set_stop(&mut self, flag: Option<Arc<AtomicBool>>) {
         self.stop = flag;
     }
@@ -477,7 +488,10 @@ impl ThreatSolver {
 
     /// Nodes and abort status of the last call.
     pub fn stats(&self) -> Stats {
-        Stats { nodes: self.nodes, aborted: self.aborted }
+        Stats {
+            nodes: self.nodes,
+            aborted: self.aborted,
+        }
     }
 
     fn start(&mut self, node_limit: u64) {
@@ -497,7 +511,7 @@ impl ThreatSolver {
         if self.nodes >= self.node_limit {
             self.aborted = true;
         } else if self.nodes >= self.next_check {
-            self.next_check = self.nodes + 1024;
+            self.next_check = self.nodes + 256;
             let raised = |s: Option<&AtomicBool>| s.is_some_and(|s| s.load(Ordering::Relaxed));
             if raised(ctl.stop) || raised(self.stop.as_deref()) {
                 self.aborted = true;
@@ -575,7 +589,13 @@ impl ThreatSolver {
     }
 
     /// Whether the side to move has a VCT within the limits (no line is built).
-    pub fn has_vct(&mut self, b: &mut Board, max_plies: usize, node_limit: u64, stop: Option<&AtomicBool>) -> bool {
+    pub fn has_vct(
+        &mut self,
+        b: &mut Board,
+        max_plies: usize,
+        node_limit: u64,
+        stop: Option<&AtomicBool>,
+    ) -> bool {
         self.start(node_limit);
         if b.winner().is_some() || b.is_full() {
             return false;
@@ -604,7 +624,12 @@ impl ThreatSolver {
     /// nodes). A candidate whose search hits the node limit is kept (not proven lost), and
     /// [`ThreatSolver::stats`] then says `aborted`; `None` with `aborted` means the
     /// opponent's VCF was not found within the limit.
-    pub fn vcf_defences(&mut self, b: &mut Board, max_plies: usize, node_limit: u64) -> Option<Vec<Pos>> {
+    pub fn vcf_defences(
+        &mut self,
+        b: &mut Board,
+        max_plies: usize,
+        node_limit: u64,
+    ) -> Option<Vec<Pos>> {
         let me = b.side_to_move();
         let opp = me.opp();
         if b.winner().is_some() || b.is_full() {
@@ -796,7 +821,12 @@ impl ThreatSolver {
         if let Some(l) = result {
             self.tt.store(key, PROVEN, l, best);
         } else if !self.aborted {
-            self.tt.store(key, DISPROVEN, if always { ALWAYS } else { budget }, Pos::NONE);
+            self.tt.store(
+                key,
+                DISPROVEN,
+                if always { ALWAYS } else { budget },
+                Pos::NONE,
+            );
         }
         result
     }
@@ -822,7 +852,14 @@ impl ThreatSolver {
 
     /// The defender must stop the attacker's five squares `f`: plies to the five if every
     /// way to do so loses (`vct` selects the attacker search that follows).
-    fn blocks(&mut self, b: &mut Board, f: &PosList, budget: u16, ctl: Ctl, vct: bool) -> Option<u16> {
+    fn blocks(
+        &mut self,
+        b: &mut Board,
+        f: &PosList,
+        budget: u16,
+        ctl: Ctl,
+        vct: bool,
+    ) -> Option<u16> {
         if f.len() == 0 {
             return None;
         }
@@ -833,7 +870,11 @@ impl ThreatSolver {
         let mut worst = 0;
         for &s in k.as_slice() {
             self.make(b, s);
-            let r = if vct { self.vct_attack(b, budget - 1, ctl) } else { self.vcf_attack(b, budget - 1, ctl) };
+            let r = if vct {
+                self.vct_attack(b, budget - 1, ctl)
+            } else {
+                self.vcf_attack(b, budget - 1, ctl)
+            };
             b.unmake();
             worst = worst.max(r? + 1);
         }
@@ -930,7 +971,12 @@ impl ThreatSolver {
         if let Some(l) = result {
             self.tt.store(key, PROVEN, l, best);
         } else if !self.aborted {
-            self.tt.store(key, DISPROVEN, if always { ALWAYS } else { budget }, Pos::NONE);
+            self.tt.store(
+                key,
+                DISPROVEN,
+                if always { ALWAYS } else { budget },
+                Pos::NONE,
+            );
         }
         result
     }
@@ -963,7 +1009,9 @@ impl ThreatSolver {
         let end = self.moves.len();
         // A short VCF of the defender beats any threat short of a four: it forces every
         // attacker move until its five.
-        if b.count_at_least(d, Threat::Four) > 0 && self.vcf_attack(b, DEFENDER_VCF_PLIES, ctl).is_some() {
+        if b.count_at_least(d, Threat::Four) > 0
+            && self.vcf_attack(b, DEFENDER_VCF_PLIES, ctl).is_some()
+        {
             self.moves.truncate(start);
             return None;
         }
@@ -1002,7 +1050,9 @@ impl ThreatSolver {
         let mut found = PosList::new();
         for_empty(b, 2, |p| {
             let t = b.threat(p, a);
-            if t == Threat::OpenFour || (rb && t == Threat::DoubleThree && b.pats(p, a).contains(&Pat::OpenFour)) {
+            if t == Threat::OpenFour
+                || (rb && t == Threat::DoubleThree && b.pats(p, a).contains(&Pat::OpenFour))
+            {
                 found.push(p);
             }
         });
@@ -1026,7 +1076,13 @@ impl ThreatSolver {
     /// attacker's VCF line no longer works (checked by replaying it), fours included.
     /// Returns `None` (pushing nothing) if the attacker threatens nothing, else the plies
     /// to the five if the defender's move does not matter.
-    fn defence_candidates(&mut self, b: &mut Board, a: Color, budget: u16, ctl: Ctl) -> Option<u16> {
+    fn defence_candidates(
+        &mut self,
+        b: &mut Board,
+        a: Color,
+        budget: u16,
+        ctl: Ctl,
+    ) -> Option<u16> {
         let d = a.opp();
         let w = self.open_four_squares(b, a);
         if w.len() == 0 {
@@ -1104,7 +1160,13 @@ impl ThreatSolver {
     }
 
     /// The VCF-threat half of [`ThreatSolver::defence_candidates`].
-    fn vcf_threat_candidates(&mut self, b: &mut Board, a: Color, budget: u16, ctl: Ctl) -> Option<u16> {
+    fn vcf_threat_candidates(
+        &mut self,
+        b: &mut Board,
+        a: Color,
+        budget: u16,
+        ctl: Ctl,
+    ) -> Option<u16> {
         let d = a.opp();
         if !self.vcf_threats || budget < 4 {
             return None;
@@ -1112,7 +1174,11 @@ impl ThreatSolver {
         // The attacker's VCF, as if it were to move, short enough to follow one reply.
         b.set_side_to_move(a);
         let found = self.vcf_attack(b, budget - 1, ctl).is_some();
-        let traced = if found { self.vcf_line_tt(b, budget - 1) } else { None };
+        let traced = if found {
+            self.vcf_line_tt(b, budget - 1)
+        } else {
+            None
+        };
         b.set_side_to_move(d);
         let (line, seen) = traced?;
 
@@ -1209,7 +1275,14 @@ impl ThreatSolver {
                 k.as_slice()[0]
             } else {
                 match self.tt.probe(b.hash() ^ VCF_SALT) {
-                    Some(e) if e.flag == PROVEN && e.len <= budget && !e.mv.is_none() && b.is_empty(e.mv) => e.mv,
+                    Some(e)
+                        if e.flag == PROVEN
+                            && e.len <= budget
+                            && !e.mv.is_none()
+                            && b.is_empty(e.mv) =>
+                    {
+                        e.mv
+                    }
                     _ if !is_caro(b.rule()) && b.count(a, Threat::OpenFour) > 0 => {
                         let mut out = Pos::NONE;
                         for_empty(b, 2, |p| {
@@ -1222,7 +1295,10 @@ impl ThreatSolver {
                     _ => break false,
                 }
             };
-            if m.is_none() || !b.is_empty(m) || (renju_black(b, a) && b.threat(m, a) == Threat::DoubleThree) {
+            if m.is_none()
+                || !b.is_empty(m)
+                || (renju_black(b, a) && b.threat(m, a) == Threat::DoubleThree)
+            {
                 break false;
             }
             line.push(m);
@@ -1265,7 +1341,9 @@ impl ThreatSolver {
         let vt = self.vcf_threats;
         for_empty(b, 2, |p| {
             let t = b.threat(p, a);
-            if (t >= Threat::OpenThree && t <= Threat::OpenFour) || (vt && (t == Threat::Three || t == Threat::ThreeTwo)) {
+            if (t >= Threat::OpenThree && t <= Threat::OpenFour)
+                || (vt && (t == Threat::Three || t == Threat::ThreeTwo))
+            {
                 found.push(p);
             }
         });
@@ -1297,7 +1375,9 @@ impl ThreatSolver {
                 line.push(f.as_slice()[0]);
                 break true;
             }
-            let Some(m) = self.attack_move(b, budget, vct, ctl) else { break false };
+            let Some(m) = self.attack_move(b, budget, vct, ctl) else {
+                break false;
+            };
             line.push(m);
             self.make(b, m);
             made += 1;
@@ -1320,7 +1400,11 @@ impl ThreatSolver {
                     line.push(f.as_slice()[0]);
                     break true;
                 }
-                let r = if k.len() == 1 { k.as_slice()[0] } else { self.stubborn(b, k.as_slice().to_vec(), budget, vct, ctl)? };
+                let r = if k.len() == 1 {
+                    k.as_slice()[0]
+                } else {
+                    self.stubborn(b, k.as_slice().to_vec(), budget, vct, ctl)?
+                };
                 line.push(r);
                 self.make(b, r);
                 made += 1;
@@ -1348,7 +1432,9 @@ impl ThreatSolver {
                         b.set_side_to_move(a);
                     }
                 } else {
-                    let Some(r) = self.stubborn(b, cands, budget, vct, ctl) else { break false };
+                    let Some(r) = self.stubborn(b, cands, budget, vct, ctl) else {
+                        break false;
+                    };
                     line.push(r);
                     self.make(b, r);
                     made += 1;
@@ -1394,7 +1480,11 @@ impl ThreatSolver {
             }
             if attempt == 0 {
                 // Overwritten: prove this node again (its entry is stored anew).
-                let found = if vct { self.vct_attack(b, budget, ctl) } else { self.vcf_attack(b, budget, ctl) };
+                let found = if vct {
+                    self.vct_attack(b, budget, ctl)
+                } else {
+                    self.vcf_attack(b, budget, ctl)
+                };
                 found?;
             }
         }
@@ -1402,11 +1492,22 @@ impl ThreatSolver {
     }
 
     /// Of the defender's replies (all proven lost), the one with the longest win.
-    fn stubborn(&mut self, b: &mut Board, cands: Vec<Pos>, budget: u16, vct: bool, ctl: Ctl) -> Option<Pos> {
+    fn stubborn(
+        &mut self,
+        b: &mut Board,
+        cands: Vec<Pos>,
+        budget: u16,
+        vct: bool,
+        ctl: Ctl,
+    ) -> Option<Pos> {
         let mut best: Option<(u16, Pos)> = None;
         for r in cands {
             self.make(b, r);
-            let l = if vct { self.vct_attack(b, budget.saturating_sub(1), ctl) } else { self.vcf_attack(b, budget.saturating_sub(1), ctl) };
+            let l = if vct {
+                self.vct_attack(b, budget.saturating_sub(1), ctl)
+            } else {
+                self.vcf_attack(b, budget.saturating_sub(1), ctl)
+            };
             b.unmake();
             let l = l?;
             if best.is_none_or(|(bl, _)| l > bl) {
@@ -1424,7 +1525,10 @@ fn open_four_survives(b: &Board, w: Pos, q: Pos, a: Color) -> bool {
     if w == q || b.threat(w, a) != Threat::OpenFour {
         return false;
     }
-    let (dx, dy) = (q.x() as isize - w.x() as isize, q.y() as isize - w.y() as isize);
+    let (dx, dy) = (
+        q.x() as isize - w.x() as isize,
+        q.y() as isize - w.y() as isize,
+    );
     let (dir, k) = match (dx, dy) {
         (0, k) => (1, k),
         (k, 0) => (0, k),

@@ -22,7 +22,11 @@ pub struct Clock {
 impl Default for Clock {
     fn default() -> Clock {
         // Piskvork's defaults when nothing is sent.
-        Clock { turn_ms: 5_000, match_ms: 0, left_ms: None }
+        Clock {
+            turn_ms: 5_000,
+            match_ms: 0,
+            left_ms: None,
+        }
     }
 }
 
@@ -46,7 +50,9 @@ pub fn budget(clock: &Clock, empty_squares: usize) -> Budget {
     let turn_cap = if clock.turn_ms == 0 {
         0
     } else {
-        clock.turn_ms.saturating_sub(RESERVE_MS.max(clock.turn_ms / 100 * 3))
+        clock
+            .turn_ms
+            .saturating_sub(RESERVE_MS.max(clock.turn_ms / 100 * 3))
     };
     let mut hard = turn_cap;
     let mut soft = turn_cap;
@@ -70,7 +76,10 @@ pub fn budget(clock: &Clock, empty_squares: usize) -> Budget {
     // Target a fraction of the hard limit: deepening one more ply costs several times
     // the last one, so starting one near the limit rarely finishes.
     soft = soft.min(hard).min(hard / 10 * 6 + 1);
-    Budget { soft: Duration::from_millis(soft), hard: Duration::from_millis(hard) }
+    Budget {
+        soft: Duration::from_millis(soft),
+        hard: Duration::from_millis(hard),
+    }
 }
 
 /// Scales the soft target by how the search is going: `stable_iterations` is how many
@@ -104,38 +113,83 @@ mod tests {
 
     #[test]
     fn per_move_only() {
-        let b = budget(&Clock { turn_ms: 1000, match_ms: 0, left_ms: None }, 200);
+        let b = budget(
+            &Clock {
+                turn_ms: 1000,
+                match_ms: 0,
+                left_ms: None,
+            },
+            200,
+        );
         assert!(ms(b.hard) <= 1000 - RESERVE_MS && ms(b.hard) >= 900);
         assert!(b.soft <= b.hard);
     }
 
     #[test]
     fn instant_answer() {
-        let b = budget(&Clock { turn_ms: 0, match_ms: 0, left_ms: None }, 200);
+        let b = budget(
+            &Clock {
+                turn_ms: 0,
+                match_ms: 0,
+                left_ms: None,
+            },
+            200,
+        );
         assert_eq!(ms(b.hard), 0);
     }
 
     #[test]
     fn match_clock_is_shared_over_the_game() {
-        let b = budget(&Clock { turn_ms: 30_000, match_ms: 60_000, left_ms: Some(60_000) }, 225);
+        let b = budget(
+            &Clock {
+                turn_ms: 30_000,
+                match_ms: 60_000,
+                left_ms: Some(60_000),
+            },
+            225,
+        );
         assert!(ms(b.soft) <= 60_000 / 8);
         assert!(ms(b.hard) <= 60_000 / 4);
         // Nearly out of time: tiny but never past what is left.
-        let b = budget(&Clock { turn_ms: 30_000, match_ms: 60_000, left_ms: Some(100) }, 100);
+        let b = budget(
+            &Clock {
+                turn_ms: 30_000,
+                match_ms: 60_000,
+                left_ms: Some(100),
+            },
+            100,
+        );
         assert!(ms(b.hard) < 100);
-        let b = budget(&Clock { turn_ms: 30_000, match_ms: 60_000, left_ms: Some(10) }, 100);
+        let b = budget(
+            &Clock {
+                turn_ms: 30_000,
+                match_ms: 60_000,
+                left_ms: Some(10),
+            },
+            100,
+        );
         assert_eq!(ms(b.hard), 0);
     }
 
     #[test]
     fn huge_values_do_not_overflow() {
-        let b = budget(&Clock { turn_ms: u64::MAX, match_ms: u64::MAX, left_ms: Some(u64::MAX) }, 1000);
+        let b = budget(
+            &Clock {
+                turn_ms: u64::MAX,
+                match_ms: u64::MAX,
+                left_ms: Some(u64::MAX),
+            },
+            1000,
+        );
         assert!(b.soft <= b.hard);
     }
 
     #[test]
     fn stability_scales_target() {
-        let b = Budget { soft: Duration::from_millis(1000), hard: Duration::from_millis(2000) };
+        let b = Budget {
+            soft: Duration::from_millis(1000),
+            hard: Duration::from_millis(2000),
+        };
         assert!(scale_soft(&b, 5, 0) < scale_soft(&b, 0, 0));
         assert!(scale_soft(&b, 0, 200) <= b.hard);
         assert!(scale_soft(&b, 1, 200) > scale_soft(&b, 1, 0));

@@ -95,8 +95,17 @@ impl Tt {
     /// A table using at most `bytes` bytes (at least one bucket).
     pub fn new(bytes: usize) -> Tt {
         let buckets = (bytes / BUCKET_BYTES).max(1);
-        let slots = (0..buckets * BUCKET).map(|_| Slot { check: AtomicU64::new(0), data: AtomicU64::new(0) }).collect();
-        Tt { slots, buckets, age: AtomicU8::new(0) }
+        let slots = (0..buckets * BUCKET)
+            .map(|_| Slot {
+                check: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            })
+            .collect();
+        Tt {
+            slots,
+            buckets,
+            age: AtomicU8::new(0),
+        }
     }
 
     /// Bytes used by the entries.
@@ -202,7 +211,15 @@ mod tests {
         let tt = Tt::new(1 << 16);
         tt.store(12345, Pos(300), -1234, 7, Bound::Lower);
         let e = tt.probe(12345).unwrap();
-        assert_eq!(e, Entry { mv: Pos(300), score: -1234, depth: 7, bound: Bound::Lower });
+        assert_eq!(
+            e,
+            Entry {
+                mv: Pos(300),
+                score: -1234,
+                depth: 7,
+                bound: Bound::Lower
+            }
+        );
         assert!(tt.probe(54321).is_none());
         tt.clear();
         assert!(tt.probe(12345).is_none());

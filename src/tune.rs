@@ -43,7 +43,14 @@ pub fn is_quiet(b: &Board) -> bool {
 }
 
 /// Plays `games` games and collects samples.
-pub fn generate(rule: Rule, size: usize, games: usize, nodes: u64, seed: u64, threads: usize) -> Vec<Sample> {
+pub fn generate(
+    rule: Rule,
+    size: usize,
+    games: usize,
+    nodes: u64,
+    seed: u64,
+    threads: usize,
+) -> Vec<Sample> {
     let per_thread = games.div_ceil(threads.max(1));
     let handles: Vec<_> = (0..threads.max(1))
         .map(|t| {
@@ -54,7 +61,11 @@ pub fn generate(rule: Rule, size: usize, games: usize, nodes: u64, seed: u64, th
                     if i >= games {
                         break;
                     }
-                    let opening = selfplay::random_opening(size, 2 + i % 3, seed.wrapping_add(i as u64 * 7919));
+                    let opening = selfplay::random_opening(
+                        size,
+                        2 + i % 3,
+                        seed.wrapping_add(i as u64 * 7919),
+                    );
                     let p = Player::new(Limit::Nodes(nodes));
                     let game = selfplay::play_game(rule, size, &opening, &p, &p);
                     out.extend(samples_of(rule, size, &game));
@@ -63,7 +74,10 @@ pub fn generate(rule: Rule, size: usize, games: usize, nodes: u64, seed: u64, th
             })
         })
         .collect();
-    handles.into_iter().flat_map(|h| h.join().expect("generator thread")).collect()
+    handles
+        .into_iter()
+        .flat_map(|h| h.join().expect("generator thread"))
+        .collect()
 }
 
 fn samples_of(rule: Rule, size: usize, game: &selfplay::Game) -> Vec<Sample> {
@@ -77,7 +91,11 @@ fn samples_of(rule: Rule, size: usize, game: &selfplay::Game) -> Vec<Sample> {
                 (Outcome::BlackWins, Color::Black) | (Outcome::WhiteWins, Color::White) => 1.0,
                 _ => 0.0,
             };
-            out.push(Sample { me: eval::features(&b, me), opp: eval::features(&b, me.opp()), result });
+            out.push(Sample {
+                me: eval::features(&b, me),
+                opp: eval::features(&b, me.opp()),
+                result,
+            });
         }
         b.make(p);
     }
@@ -96,7 +114,9 @@ fn trainable(k: usize) -> bool {
 }
 
 fn eval_of(w: &[[f64; FEATURES]; 2], s: &Sample) -> f64 {
-    (0..FEATURES).map(|k| w[0][k] * s.me[k] as f64 - w[1][k] * s.opp[k] as f64).sum()
+    (0..FEATURES)
+        .map(|k| w[0][k] * s.me[k] as f64 - w[1][k] * s.opp[k] as f64)
+        .sum()
 }
 
 /// Mean cross-entropy of the model on `data`.
@@ -161,7 +181,14 @@ pub fn run(args: &[String]) -> Result<()> {
     let threads: usize = args.number("--threads")?.unwrap_or(2);
     let start = std::time::Instant::now();
     let train = generate(rule, size, games, nodes, seed, threads);
-    let test = generate(rule, size, (games / 4).max(1), nodes, seed ^ 0xABCDEF, threads);
+    let test = generate(
+        rule,
+        size,
+        (games / 4).max(1),
+        nodes,
+        seed ^ 0xABCDEF,
+        threads,
+    );
     eprintln!(
         "{} training and {} held-out positions from {} + {} games in {:.1}s",
         train.len(),
@@ -182,7 +209,10 @@ pub fn run(args: &[String]) -> Result<()> {
     );
     println!("pub const WEIGHTS: [[i16; FEATURES]; 2] = [");
     for row in w.iter() {
-        let vals: Vec<String> = row.iter().map(|x| format!("{}", x.round() as i64)).collect();
+        let vals: Vec<String> = row
+            .iter()
+            .map(|x| format!("{}", x.round() as i64))
+            .collect();
         println!("    [{}],", vals.join(", "));
     }
     println!("];");

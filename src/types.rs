@@ -124,7 +124,13 @@ pub enum Rule {
 }
 
 impl Rule {
-    pub const ALL: [Rule; 5] = [Rule::Freestyle, Rule::Exact, Rule::Renju, Rule::Caro, Rule::CaroExact];
+    pub const ALL: [Rule; 5] = [
+        Rule::Freestyle,
+        Rule::Exact,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ];
 
     /// Parses the protocol's `INFO rule` number.
     pub fn from_info(n: i64) -> Option<Rule> {

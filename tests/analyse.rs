@@ -37,9 +37,11 @@ enum J {
 impl J {
     fn get(&self, key: &str) -> &J {
         match self {
-            J::Obj(pairs) => {
-                pairs.iter().find(|(k, _)| k == key).map(|(_, v)| v).unwrap_or_else(|| panic!("no key {key}"))
-            }
+            J::Obj(pairs) => pairs
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v)
+                .unwrap_or_else(|| panic!("no key {key}")),
             _ => panic!("not an object: {self:?}"),
         }
     }
@@ -82,7 +84,13 @@ impl Parser<'_> {
     }
     fn eat(&mut self, c: u8) {
         self.ws();
-        assert_eq!(self.s.get(self.i), Some(&c), "expected '{}' at {}", c as char, self.i);
+        assert_eq!(
+            self.s.get(self.i),
+            Some(&c),
+            "expected '{}' at {}",
+            c as char,
+            self.i
+        );
         self.i += 1;
     }
     fn value(&mut self) -> J {
@@ -98,7 +106,9 @@ impl Parser<'_> {
                 }
                 loop {
                     self.ws();
-                    let J::Str(k) = self.value() else { panic!("key must be a string") };
+                    let J::Str(k) = self.value() else {
+                        panic!("key must be a string")
+                    };
                     self.eat(b':');
                     pairs.push((k, self.value()));
                     self.ws();
@@ -150,8 +160,12 @@ impl Parser<'_> {
                                 b'b' => out.push('\u{8}'),
                                 b'f' => out.push('\u{c}'),
                                 b'u' => {
-                                    let hex = std::str::from_utf8(&self.s[self.i..self.i + 4]).unwrap();
-                                    out.push(char::from_u32(u32::from_str_radix(hex, 16).unwrap()).unwrap());
+                                    let hex =
+                                        std::str::from_utf8(&self.s[self.i..self.i + 4]).unwrap();
+                                    out.push(
+                                        char::from_u32(u32::from_str_radix(hex, 16).unwrap())
+                                            .unwrap(),
+                                    );
                                     self.i += 4;
                                 }
                                 _ => panic!("bad escape"),
@@ -180,7 +194,10 @@ impl Parser<'_> {
                     self.i += 1;
                 }
                 let text = std::str::from_utf8(&self.s[start..self.i]).unwrap();
-                J::Num(text.parse().unwrap_or_else(|_| panic!("bad number '{text}'")))
+                J::Num(
+                    text.parse()
+                        .unwrap_or_else(|_| panic!("bad number '{text}'")),
+                )
             }
         }
     }
@@ -192,7 +209,10 @@ impl Parser<'_> {
 }
 
 fn parse_json(text: &str) -> J {
-    let mut p = Parser { s: text.as_bytes(), i: 0 };
+    let mut p = Parser {
+        s: text.as_bytes(),
+        i: 0,
+    };
     let v = p.value();
     p.ws();
     assert_eq!(p.i, text.len(), "one JSON value and nothing after it");
@@ -205,14 +225,22 @@ const OPEN_THREE: &str = "h8 a1 i8 o1 j8 a15";
 fn best_moves_with_scores_and_a_forced_win() {
     let r = analyse(&[OPEN_THREE, "--depth", "3"]);
     assert_eq!(r.code, Some(0), "{}", r.err);
-    assert!(r.out.contains("Position: freestyle 15x15, 6 moves: h8 a1 i8 o1 j8 a15, black to move"));
+    assert!(r
+        .out
+        .contains("Position: freestyle 15x15, 6 moves: h8 a1 i8 o1 j8 a15, black to move"));
     // The board is shown, with the last move framed.
     assert!(r.out.contains("15 [O]. . ."), "{}", r.out);
     assert!(r.out.contains("Best moves for black (depth 3"));
-    let listed: Vec<&str> =
-        r.out.lines().filter(|l| l.starts_with("  1. ") || l.starts_with("  2. ") || l.starts_with("  3. ")).collect();
+    let listed: Vec<&str> = r
+        .out
+        .lines()
+        .filter(|l| l.starts_with("  1. ") || l.starts_with("  2. ") || l.starts_with("  3. "))
+        .collect();
     assert_eq!(listed.len(), 3, "{}", r.out);
-    let moves: Vec<&str> = listed.iter().map(|l| l.split_whitespace().nth(1).unwrap()).collect();
+    let moves: Vec<&str> = listed
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
     assert!(moves[0] == "g8" || moves[0] == "k8", "{moves:?}");
     assert!(moves[1] == "g8" || moves[1] == "k8", "{moves:?}");
     assert_ne!(moves[0], moves[1]);
@@ -224,8 +252,15 @@ fn best_moves_with_scores_and_a_forced_win() {
     assert_eq!(first[3], moves[0]);
     assert_eq!(first.len(), 6, "the line runs to the five: {}", listed[0]);
     assert!(r.out.contains("(+M3: black makes five in 3 plies)"));
-    let forced = r.out.lines().find(|l| l.starts_with("Forced win: ")).expect("forced win line");
-    assert!(forced.starts_with("Forced win: black makes five in 3 plies (a VCF"), "{forced}");
+    let forced = r
+        .out
+        .lines()
+        .find(|l| l.starts_with("Forced win: "))
+        .expect("forced win line");
+    assert!(
+        forced.starts_with("Forced win: black makes five in 3 plies (a VCF"),
+        "{forced}"
+    );
     // Progress went to stderr, one line per depth.
     assert!(r.err.contains("depth 2  best "), "{}", r.err);
     assert!(r.err.contains("depth 3  best "), "{}", r.err);
@@ -233,7 +268,9 @@ fn best_moves_with_scores_and_a_forced_win() {
 
 #[test]
 fn json_is_one_object_a_script_can_read() {
-    let r = analyse(&["--moves", OPEN_THREE, "--depth", "3", "--nbest", "4", "--json"]);
+    let r = analyse(&[
+        "--moves", OPEN_THREE, "--depth", "3", "--nbest", "4", "--json",
+    ]);
     assert_eq!(r.code, Some(0), "{}", r.err);
     assert_eq!(r.out.lines().count(), 1, "{}", r.out);
     let j = parse_json(r.out.trim_end());
@@ -275,7 +312,9 @@ fn quiet_positions_report_no_forced_win() {
     assert_eq!(j.get("best").at(0).get("mate"), &J::Null);
     assert_eq!(j.get("forced_win").get("found"), &J::Bool(false));
     let r = analyse(&["--moves", "7,7 8,8", "--depth", "2", "--no-board"]);
-    assert!(r.out.contains("Forced win (VCF/VCT): none found by the search to depth 2"));
+    assert!(r
+        .out
+        .contains("Forced win (VCF/VCT): none found by the search to depth 2"));
     assert!(!r.out.contains(" a b c d "));
 }
 
@@ -283,7 +322,12 @@ fn quiet_positions_report_no_forced_win() {
 fn a_finished_game_is_reported_as_such() {
     let r = analyse(&["h8 a1 i8 o1 j8 a15 k8 o15 l8", "--depth", "2"]);
     assert_eq!(r.code, Some(0), "{}", r.err);
-    assert!(r.out.contains("The game is over: black has five (h8 i8 j8 k8 l8)."), "{}", r.out);
+    assert!(
+        r.out
+            .contains("The game is over: black has five (h8 i8 j8 k8 l8)."),
+        "{}",
+        r.out
+    );
     let r = analyse(&["h8 a1 i8 o1 j8 a15 k8 o15 l8", "--depth", "2", "--json"]);
     let j = parse_json(r.out.trim_end());
     assert_eq!(j.get("game_over").get("winner").s(), "black");
@@ -298,11 +342,26 @@ fn records_are_read_from_files() {
     std::fs::create_dir_all(&dir).unwrap();
     let psq = dir.join("open-three.psq");
     // Piskvork squares are 1-based x,y: h8 is 8,8.
-    std::fs::write(&psq, "Piskvorky 15x15, 11:11, 0\n8,8,0\n1,15,0\n9,8,0\n15,15,0\n10,8,0\n1,1,0\n-1\n").unwrap();
+    std::fs::write(
+        &psq,
+        "Piskvorky 15x15, 11:11, 0\n8,8,0\n1,15,0\n9,8,0\n15,15,0\n10,8,0\n1,1,0\n-1\n",
+    )
+    .unwrap();
     let sgf = dir.join("open-three.sgf");
-    std::fs::write(&sgf, "(;GM[4]FF[4]SZ[15];B[hh];W[ao];B[ih];W[oo];B[jh];W[aa])\n").unwrap();
+    std::fs::write(
+        &sgf,
+        "(;GM[4]FF[4]SZ[15];B[hh];W[ao];B[ih];W[oo];B[jh];W[aa])\n",
+    )
+    .unwrap();
     for file in [&psq, &sgf] {
-        let r = analyse(&[file.to_str().unwrap(), "--depth", "2", "--nbest", "2", "--json"]);
+        let r = analyse(&[
+            file.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--nbest",
+            "2",
+            "--json",
+        ]);
         assert_eq!(r.code, Some(0), "{}", r.err);
         let j = parse_json(r.out.trim_end());
         let moves: Vec<&str> = (0..6).map(|i| j.get("moves").at(i).s()).collect();
@@ -311,7 +370,14 @@ fn records_are_read_from_files() {
         assert_eq!(j.get("best").at(0).get("score_text").s(), "+M3");
     }
     // --file works the same way.
-    let r = analyse(&["--file", psq.to_str().unwrap(), "--depth", "2", "--nbest", "1"]);
+    let r = analyse(&[
+        "--file",
+        psq.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--nbest",
+        "1",
+    ]);
     assert_eq!(r.code, Some(0), "{}", r.err);
     assert!(r.out.contains("6 moves: h8 a1 i8 o1 j8 a15"));
 
@@ -319,7 +385,12 @@ fn records_are_read_from_files() {
     std::fs::write(&bad, "Piskvorky 15x15, 11:11, 0\n8,8,0\n16,1,0\n").unwrap();
     let r = analyse(&[bad.to_str().unwrap()]);
     assert_eq!(r.code, Some(2));
-    assert!(r.err.contains("line 3: square 16,1 is outside the 15x15 board"), "{}", r.err);
+    assert!(
+        r.err
+            .contains("line 3: square 16,1 is outside the 15x15 board"),
+        "{}",
+        r.err
+    );
 }
 
 #[test]
@@ -329,10 +400,19 @@ fn mistakes_are_explained() {
         (vec!["h8 z99"], "error: 'z99' is outside the 15x15 board"),
         (vec!["h8 i9 x"], "error: 'x' is not a square"),
         (vec!["missing.sgf"], "error: cannot read missing.sgf"),
-        (vec!["h8", "--nbest", "0"], "error: --nbest expects a number from 1 to 100, got 0"),
-        (vec!["h8", "--depth", "deep"], "error: --depth expects a number, got 'deep'"),
+        (
+            vec!["h8", "--nbest", "0"],
+            "error: --nbest expects a number from 1 to 100, got 0",
+        ),
+        (
+            vec!["h8", "--depth", "deep"],
+            "error: --depth expects a number, got 'deep'",
+        ),
         (vec!["h8", "--deep", "3"], "error: unknown option '--deep'"),
-        (vec!["h8", "--moves", "i9"], "error: give the position either as arguments or with --moves/--file"),
+        (
+            vec!["h8", "--moves", "i9"],
+            "error: give the position either as arguments or with --moves/--file",
+        ),
     ] {
         let r = analyse(&args);
         assert_eq!(r.code, Some(2), "{args:?}: {}", r.out);
@@ -342,20 +422,37 @@ fn mistakes_are_explained() {
 
 #[test]
 fn renju_fouls_are_shown_and_never_suggested() {
-    let r = analyse(&["--rule", "renju", "h9 a1 h10 o1 i8 a15 j8 o15", "--depth", "2", "--nbest", "5"]);
+    let r = analyse(&[
+        "--rule",
+        "renju",
+        "h9 a1 h10 o1 i8 a15 j8 o15",
+        "--depth",
+        "2",
+        "--nbest",
+        "5",
+    ]);
     assert_eq!(r.code, Some(0), "{}", r.err);
-    assert!(r.out.contains("Forbidden for black (marked !): h8"), "{}", r.out);
+    assert!(
+        r.out.contains("Forbidden for black (marked !): h8"),
+        "{}",
+        r.out
+    );
     let row8 = r.out.lines().find(|l| l.starts_with(" 8 ")).unwrap();
     assert_eq!(row8.chars().nth(4 + 2 * 7), Some('!'));
     let listed: Vec<&str> = r
         .out
         .lines()
         .filter(|l| {
-            l.starts_with("  ") && l.trim_start().split_once(". ").is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+            l.starts_with("  ")
+                && l.trim_start()
+                    .split_once(". ")
+                    .is_some_and(|(n, _)| n.parse::<u32>().is_ok())
         })
         .collect();
     assert_eq!(listed.len(), 5, "{}", r.out);
-    assert!(listed.iter().all(|l| l.split_whitespace().nth(1) != Some("h8")));
+    assert!(listed
+        .iter()
+        .all(|l| l.split_whitespace().nth(1) != Some("h8")));
 }
 
 #[test]
@@ -376,15 +473,29 @@ fn a_time_limit_still_gives_an_answer() {
 fn the_threat_solver_finds_a_vct_the_shallow_search_cannot_see() {
     // Shared puzzle W003 (freestyle, black to move wins by a VCT in 7 plies). A depth-1
     // search sees no mate; the solver must, and its first move must be a winning one.
-    let r = analyse(&["--moves", "7,7 8,8 6,7 8,6 8,7 6,6 5,8 4,7 5,6 5,7", "--depth", "1", "--json", "--quiet"]);
+    let r = analyse(&[
+        "--moves",
+        "7,7 8,8 6,7 8,6 8,7 6,6 5,8 4,7 5,6 5,7",
+        "--depth",
+        "1",
+        "--json",
+        "--quiet",
+    ]);
     assert_eq!(r.code, Some(0), "{}", r.err);
     let j = parse_json(r.out.trim());
     let f = j.get("forced_win");
     assert_eq!(f.get("found"), &J::Bool(true), "{}", r.out);
     assert_eq!(f.get("source"), &J::Str("solver".into()));
     assert_eq!(f.get("winner"), &J::Str("black".into()));
-    let J::Arr(line) = f.get("line") else { panic!("line is a list: {}", r.out) };
+    let J::Arr(line) = f.get("line") else {
+        panic!("line is a list: {}", r.out)
+    };
     let good = ["d5", "e6", "h9", "h7", "i10", "i6", "j8", "k8"];
-    let J::Str(first) = &line[0] else { panic!("{}", r.out) };
-    assert!(good.contains(&first.as_str()), "{first} is not a winning first move");
+    let J::Str(first) = &line[0] else {
+        panic!("{}", r.out)
+    };
+    assert!(
+        good.contains(&first.as_str()),
+        "{first} is not a winning first move"
+    );
 }

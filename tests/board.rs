@@ -253,7 +253,11 @@ fn renju_false_three_is_not_a_foul() {
     assert!(!Grid::from_board(&b).is_forbidden(4, 4));
     // Without the stone at f6 the column square makes exactly five, the three is real
     // and e5 is a double three.
-    let real = false_three.replacen(". . . . . X . . . . .\n        . . . . . .", ". . . . . . . . . . .\n        . . . . . .", 1);
+    let real = false_three.replacen(
+        ". . . . . X . . . . .\n        . . . . . .",
+        ". . . . . . . . . . .\n        . . . . . .",
+        1,
+    );
     let mut b = board(Rule::Renju, &real);
     assert!(rules::is_forbidden(&mut b, at(4, 4)));
     assert!(Grid::from_board(&b).is_forbidden(4, 4));
@@ -336,7 +340,12 @@ fn fives_match_reference_for_every_rule() {
                 for c in [Color::Black, Color::White] {
                     let fast = b.threat(p, c) == Threat::Five;
                     let slow = g.makes_five(p.x() as i32, p.y() as i32, c);
-                    assert_eq!(fast, slow, "{rule:?} {c:?} five at {p:?}\n{}", b.to_diagram());
+                    assert_eq!(
+                        fast,
+                        slow,
+                        "{rule:?} {c:?} five at {p:?}\n{}",
+                        b.to_diagram()
+                    );
                     checked += 1;
                 }
             }
@@ -366,5 +375,8 @@ fn renju_fouls_match_reference() {
     }
     // The sample must actually exercise fouls and the recursive double-three check.
     assert!(fouls > 1000, "only {fouls} fouls seen");
-    assert!(double_threes > 300, "only {double_threes} double threes seen");
+    assert!(
+        double_threes > 300,
+        "only {double_threes} double threes seen"
+    );
 }

@@ -36,7 +36,10 @@ fn boards(out: &str) -> Vec<Vec<String>> {
     let mut found = Vec::new();
     let mut i = 0;
     while i < lines.len() {
-        if lines[i].trim_start().starts_with("a b c d") && i + 16 < lines.len() && lines[i + 1].starts_with("15 ") {
+        if lines[i].trim_start().starts_with("a b c d")
+            && i + 16 < lines.len()
+            && lines[i + 1].starts_with("15 ")
+        {
             found.push(lines[i + 1..i + 16].iter().map(|s| s.to_string()).collect());
             i += 17;
         } else {
@@ -51,12 +54,18 @@ fn at(board: &[String], square: &str) -> char {
     let x = (square.as_bytes()[0] - b'a') as usize;
     let row: usize = square[1..].parse().unwrap();
     let line = &board[15 - row];
-    assert!(line.starts_with(&format!("{row:>2} ")), "row {row} is labelled: {line}");
+    assert!(
+        line.starts_with(&format!("{row:>2} ")),
+        "row {row} is labelled: {line}"
+    );
     line.chars().nth(4 + 2 * x).unwrap()
 }
 
 fn count(board: &[String], c: char) -> usize {
-    board.iter().map(|l| l[3..l.len() - 3].chars().filter(|&ch| ch == c).count()).sum()
+    board
+        .iter()
+        .map(|l| l[3..l.len() - 3].chars().filter(|&ch| ch == c).count())
+        .sum()
 }
 
 #[test]
@@ -64,10 +73,19 @@ fn a_move_and_the_reply_appear_on_the_board() {
     let r = play(&["--depth", "2", "--color", "black"], "h8\nquit\n");
     assert_eq!(r.code, Some(0), "{}", r.err);
     assert!(r.out.contains("You play black, Fivefold plays white"));
-    assert!(r.out.contains("You (black)> h8\nYou play h8.\n"), "{}", r.out);
+    assert!(
+        r.out.contains("You (black)> h8\nYou play h8.\n"),
+        "{}",
+        r.out
+    );
     assert!(r.out.contains("Fivefold (white) plays "));
     let b = boards(&r.out);
-    assert_eq!(b.len(), 2, "the empty board, then the board after the reply:\n{}", r.out);
+    assert_eq!(
+        b.len(),
+        2,
+        "the empty board, then the board after the reply:\n{}",
+        r.out
+    );
     assert_eq!(count(&b[0], 'X') + count(&b[0], 'O'), 0);
     let last = &b[1];
     assert_eq!(at(last, "h8"), 'X');
@@ -76,17 +94,34 @@ fn a_move_and_the_reply_appear_on_the_board() {
     // The reply is the last move: framed in brackets, and named in the message.
     let framed: Vec<&String> = last.iter().filter(|l| l.contains("[O]")).collect();
     assert_eq!(framed.len(), 1, "{last:?}");
-    let reply = r.out.split("Fivefold (white) plays ").nth(1).unwrap().split_whitespace().next().unwrap();
+    let reply = r
+        .out
+        .split("Fivefold (white) plays ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
     assert_eq!(at(last, reply), 'O');
     assert!(r.out.trim_end().ends_with("Goodbye."));
 }
 
 #[test]
 fn illegal_moves_are_explained_and_the_session_goes_on() {
-    let r = play(&["--depth", "2"], "h8\nh8\np1\n3,-1\nh\nfly away\na1\nquit\n");
+    let r = play(
+        &["--depth", "2"],
+        "h8\nh8\np1\n3,-1\nh\nfly away\na1\nquit\n",
+    );
     assert_eq!(r.code, Some(0), "{}", r.err);
-    let after = r.out.split("You (black)> h8\nYou play h8.").nth(1).expect("first move played");
-    assert!(after.contains("Illegal move: h8 is already taken by a black stone."), "{after}");
+    let after = r
+        .out
+        .split("You (black)> h8\nYou play h8.")
+        .nth(1)
+        .expect("first move played");
+    assert!(
+        after.contains("Illegal move: h8 is already taken by a black stone."),
+        "{after}"
+    );
     assert!(after.contains("Illegal move: 'p1' is outside the 15x15 board."));
     assert!(after.contains("Illegal move: '3,-1' is outside the 15x15 board."));
     assert!(after.contains("Unknown command 'h'."));
@@ -104,14 +139,30 @@ fn illegal_moves_are_explained_and_the_session_goes_on() {
 fn renju_fouls_are_shown_and_refused() {
     // Black h9 h10 i8 j8: h8 would make two open threes.
     let r = play(
-        &["--rule", "renju", "--moves", "h9 a1 h10 o1 i8 a15 j8 o15", "--color", "black", "--depth", "2"],
+        &[
+            "--rule",
+            "renju",
+            "--moves",
+            "h9 a1 h10 o1 i8 a15 j8 o15",
+            "--color",
+            "black",
+            "--depth",
+            "2",
+        ],
         "h8\nh7\nquit\n",
     );
     assert_eq!(r.code, Some(0), "{}", r.err);
     let b = boards(&r.out);
-    assert_eq!(at(&b[0], "h8"), '!', "the foul is marked before black moves:\n{}", r.out);
+    assert_eq!(
+        at(&b[0], "h8"),
+        '!',
+        "the foul is marked before black moves:\n{}",
+        r.out
+    );
     assert!(r.out.contains("Forbidden for black (marked !): h8"));
-    assert!(r.out.contains("Illegal move: h8 is forbidden for black under renju (double three)."));
+    assert!(r
+        .out
+        .contains("Illegal move: h8 is forbidden for black under renju (double three)."));
     assert!(r.out.contains("You play h7."));
     let last = b.last().unwrap();
     assert_eq!(at(last, "h7"), 'X');
@@ -122,12 +173,23 @@ fn renju_fouls_are_shown_and_refused() {
 fn hint_suggests_an_empty_square_with_a_score() {
     let r = play(&["--depth", "2"], "h8\nhint\nquit\n");
     assert_eq!(r.code, Some(0), "{}", r.err);
-    let line = r.out.lines().find(|l| l.contains("Hint: ")).expect("a hint line");
+    let line = r
+        .out
+        .lines()
+        .find(|l| l.contains("Hint: "))
+        .expect("a hint line");
     let rest = line.split("Hint: ").nth(1).unwrap();
     let square = rest.split_whitespace().next().unwrap();
-    assert!(rest.contains("(eval ") && rest.contains(" for black, depth 2)"), "{line}");
+    assert!(
+        rest.contains("(eval ") && rest.contains(" for black, depth 2)"),
+        "{line}"
+    );
     let last = boards(&r.out).pop().unwrap();
-    assert_eq!(at(&last, square), '.', "the hint {square} is an empty square");
+    assert_eq!(
+        at(&last, square),
+        '.',
+        "the hint {square} is an empty square"
+    );
     // Progress as the hint search deepens: depth and best move for each depth.
     assert!(r.out.contains("Looking for a hint: 1:"), "{}", r.out);
 }
@@ -135,9 +197,16 @@ fn hint_suggests_an_empty_square_with_a_score() {
 #[test]
 fn the_winner_is_announced_with_the_winning_line() {
     // Black has an open three h8 i8 j8; k8 makes an open four, white can block one end.
-    let r = play(&["--moves", "h8 a1 i8 o1 j8 a15", "--depth", "2"], "k8\ng8\nl8\nhint\nquit\n");
+    let r = play(
+        &["--moves", "h8 a1 i8 o1 j8 a15", "--depth", "2"],
+        "k8\ng8\nl8\nhint\nquit\n",
+    );
     assert_eq!(r.code, Some(0), "{}", r.err);
-    let won = r.out.lines().find(|l| l.starts_with("Black wins with five in a row: ")).expect("winner line");
+    let won = r
+        .out
+        .lines()
+        .find(|l| l.starts_with("Black wins with five in a row: "))
+        .expect("winner line");
     assert!(
         won == "Black wins with five in a row: g8 h8 i8 j8 k8. You win!"
             || won == "Black wins with five in a row: h8 i8 j8 k8 l8. You win!",
@@ -152,11 +221,22 @@ fn the_winner_is_announced_with_the_winning_line() {
 fn the_engine_wins_undo_resign_and_new_game() {
     // The person plays white and ignores black's open four.
     let r = play(
-        &["--moves", "h8 a1 i8 o1 j8 a15 k8", "--color", "white", "--depth", "2"],
+        &[
+            "--moves",
+            "h8 a1 i8 o1 j8 a15 k8",
+            "--color",
+            "white",
+            "--depth",
+            "2",
+        ],
         "a2\nundo\nresign\nnew black\nquit\n",
     );
     assert_eq!(r.code, Some(0), "{}", r.err);
-    let won = r.out.lines().find(|l| l.starts_with("Black wins with five in a row: ")).expect("winner line");
+    let won = r
+        .out
+        .lines()
+        .find(|l| l.starts_with("Black wins with five in a row: "))
+        .expect("winner line");
     assert!(won.ends_with("Fivefold wins."), "{won}");
     assert!(won.contains("h8 i8 j8 k8"));
     assert!(r.out.contains("Took back a2 "), "{}", r.out);
@@ -186,12 +266,18 @@ fn games_are_saved_as_psq_and_sgf() {
     );
     let r = play(&["--depth", "2"], &script);
     assert_eq!(r.code, Some(0), "{}", r.err);
-    assert!(r.out.contains(&format!("Saved the game (2 moves) to {}.", psq.display())));
-    assert!(r.out.contains("save: give a file name ending in .psq (Piskvork) or .sgf"));
+    assert!(r
+        .out
+        .contains(&format!("Saved the game (2 moves) to {}.", psq.display())));
+    assert!(r
+        .out
+        .contains("save: give a file name ending in .psq (Piskvork) or .sgf"));
     assert!(r.out.contains("Could not save to /no/such/dir/x.psq"));
-    let (w, h, moves) = fivefold::record::parse_psq(&std::fs::read_to_string(&psq).unwrap()).unwrap();
+    let (w, h, moves) =
+        fivefold::record::parse_psq(&std::fs::read_to_string(&psq).unwrap()).unwrap();
     assert_eq!((w, h, moves.len(), moves[0]), (15, 15, 2, (7, 7)));
-    let (_, _, sgf_moves) = fivefold::record::parse_sgf(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
+    let (_, _, sgf_moves) =
+        fivefold::record::parse_sgf(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
     assert_eq!(sgf_moves, moves);
 }
 
@@ -209,7 +295,10 @@ fn the_engine_opens_when_the_person_is_white_and_input_may_end_any_time() {
 #[test]
 fn random_colour_is_reproducible_with_a_seed() {
     let colour = |seed: &str| {
-        let r = play(&["--color", "random", "--seed", seed, "--depth", "1"], "quit\n");
+        let r = play(
+            &["--color", "random", "--seed", seed, "--depth", "1"],
+            "quit\n",
+        );
         assert_eq!(r.code, Some(0), "{}", r.err);
         assert!(r.out.contains("(drawn at random)"));
         if r.out.contains("You play black") {
@@ -221,17 +310,29 @@ fn random_colour_is_reproducible_with_a_seed() {
     let first = colour("7");
     assert_eq!(colour("7"), first);
     let seen: Vec<&str> = (1..=8).map(|s| colour(&s.to_string())).collect();
-    assert!(seen.contains(&"black") && seen.contains(&"white"), "{seen:?}");
+    assert!(
+        seen.contains(&"black") && seen.contains(&"white"),
+        "{seen:?}"
+    );
 }
 
 #[test]
 fn bad_options_stop_with_a_clear_error() {
     for (args, msg) in [
-        (vec!["--color", "purple"], "error: --color expects black, white or random, got 'purple'"),
-        (vec!["--size", "99"], "error: board size 99x99 is outside 5..32"),
+        (
+            vec!["--color", "purple"],
+            "error: --color expects black, white or random, got 'purple'",
+        ),
+        (
+            vec!["--size", "99"],
+            "error: board size 99x99 is outside 5..32",
+        ),
         (vec!["--time", "-2"], "error: --time expects seconds"),
         (vec!["--rule", "chess"], "error: unknown rule 'chess'"),
-        (vec!["--moves", "h8 h8"], "error: move 2 (h8) is on an occupied square"),
+        (
+            vec!["--moves", "h8 h8"],
+            "error: move 2 (h8) is on an occupied square",
+        ),
         (vec!["--colr", "black"], "error: unknown option '--colr'"),
     ] {
         let r = play(&args, "quit\n");

@@ -35,19 +35,36 @@ fn about_is_one_line_of_key_value_pairs() {
     let mut keys = Vec::new();
     for part in l.split(", ") {
         let (k, v) = part.split_once('=').expect("key=value");
-        assert!(v.starts_with('"') && v.ends_with('"') && v.len() >= 2, "{part}");
+        assert!(
+            v.starts_with('"') && v.ends_with('"') && v.len() >= 2,
+            "{part}"
+        );
         let inner = &v[1..v.len() - 1];
-        assert!(!inner.contains(',') && !inner.contains('=') && !inner.contains('"'), "{part}");
+        assert!(
+            !inner.contains(',') && !inner.contains('=') && !inner.contains('"'),
+            "{part}"
+        );
         keys.push(k);
     }
-    assert_eq!(keys, ["name", "version", "author", "country", "www", "email"]);
+    assert_eq!(
+        keys,
+        ["name", "version", "author", "country", "www", "email"]
+    );
     assert!(l.starts_with("name=\"Fivefold\", version=\""));
 }
 
 #[test]
 fn start_accepts_5_to_32_and_rejects_the_rest() {
     let mut b = Brain::start();
-    for ok in ["START 5", "START 15", "START 20", "START 32", "RECTSTART 20,15", "RECTSTART 5,32", "start 15 15"] {
+    for ok in [
+        "START 5",
+        "START 15",
+        "START 20",
+        "START 32",
+        "RECTSTART 20,15",
+        "RECTSTART 5,32",
+        "start 15 15",
+    ] {
         assert_eq!(b.ask(ok), "OK", "{ok}");
     }
     for bad in [
@@ -300,7 +317,10 @@ fn continuous_game_marks_are_never_played() {
     b.new_game(15, 200);
     assert!(WINS.contains(&expect_move(&board(&mut b, OPEN_FOUR))));
     // 7,7 is marked (field 3): the only five left is 2,7.
-    assert_eq!(expect_move(&board(&mut b, &format!("{OPEN_FOUR}\n7,7,3"))), (2, 7));
+    assert_eq!(
+        expect_move(&board(&mut b, &format!("{OPEN_FOUR}\n7,7,3"))),
+        (2, 7)
+    );
     // Both marked: any other empty square.
     let m = expect_move(&board(&mut b, &format!("{OPEN_FOUR}\n7,7,3\n2,7,3")));
     assert!(!WINS.contains(&m));
@@ -338,27 +358,41 @@ fn messages_show_depth_score_nodes_speed_time_and_pv() {
     let lines = b.ask_all(&format!("BOARD\n{OPEN_FOUR}\nDONE"));
     let mv = expect_move(lines.last().unwrap());
     assert!(WINS.contains(&mv));
-    let msg = lines.iter().find(|l| l.starts_with("MESSAGE depth ")).expect("a depth message");
+    let msg = lines
+        .iter()
+        .find(|l| l.starts_with("MESSAGE depth "))
+        .expect("a depth message");
     let words: Vec<&str> = msg.split(' ').collect();
     assert_eq!(words[1], "depth");
     assert!(words[2].contains('-'));
     assert_eq!((words[3], words[4]), ("ev", "+M1"));
-    assert_eq!((words[5], words[7], words[9], words[11]), ("n", "n/s", "tm", "pv"));
+    assert_eq!(
+        (words[5], words[7], words[9], words[11]),
+        ("n", "n/s", "tm", "pv")
+    );
     assert_eq!(h8_to_xy(words[12], 15), mv);
     // Detail mode for GUIs that display the engine's thinking.
     b.send("INFO show_detail 1");
     let lines = b.ask_all(&format!("BOARD\n{OPEN_FOUR}\nDONE"));
     let mv = expect_move(lines.last().unwrap());
     assert!(
-        lines.iter().any(|l| l.starts_with("MESSAGE Depth 1-1 | Eval +M1 | Nodes ") && l.contains("| PV ")),
+        lines
+            .iter()
+            .any(|l| l.starts_with("MESSAGE Depth 1-1 | Eval +M1 | Nodes ") && l.contains("| PV ")),
         "{lines:?}"
     );
-    assert!(lines.contains(&format!("MESSAGE REALTIME BEST {},{}", mv.0, mv.1)), "{lines:?}");
+    assert!(
+        lines.contains(&format!("MESSAGE REALTIME BEST {},{}", mv.0, mv.1)),
+        "{lines:?}"
+    );
     // Losing: the opponent has the open four and we cannot stop both ends.
     b.send("INFO show_detail 0");
     let lines = b.ask_all(&format!("BOARD\n{THEIR_OPEN_FOUR}\nDONE"));
     assert!(lines.iter().any(|l| l.contains(" ev -M")), "{lines:?}");
-    assert!(WINS.contains(&expect_move(lines.last().unwrap())), "blocks one end");
+    assert!(
+        WINS.contains(&expect_move(lines.last().unwrap())),
+        "blocks one end"
+    );
 }
 
 #[test]
@@ -371,7 +405,9 @@ fn end_in_the_middle_of_a_long_search_exits_within_200ms() {
     std::thread::sleep(Duration::from_millis(200));
     let t = Instant::now();
     b.send("END");
-    let status = b.wait_exit(Duration::from_secs(5)).expect("the engine exits");
+    let status = b
+        .wait_exit(Duration::from_secs(5))
+        .expect("the engine exits");
     let took = t.elapsed();
     assert!(status.success());
     assert!(took < Duration::from_millis(200), "END took {took:?}");
@@ -387,7 +423,11 @@ fn stop_answers_with_the_best_move_so_far() {
         let t = Instant::now();
         b.send(stop);
         let (x, y) = expect_move(&b.reply());
-        assert!(t.elapsed() < Duration::from_secs(2), "{stop} took {:?}", t.elapsed());
+        assert!(
+            t.elapsed() < Duration::from_secs(2),
+            "{stop} took {:?}",
+            t.elapsed()
+        );
         assert!(![(7, 7), (8, 8), (8, 6)].contains(&(x, y)));
         // Nothing running now: a stop has nothing to answer.
         b.send(stop);
@@ -404,7 +444,10 @@ fn commands_during_a_search_wait_for_the_answer() {
     b.send("ABOUT\nINFO timeout_turn 100\nYXSTOP");
     let mv = b.reply();
     expect_move(&mv);
-    assert!(b.reply().starts_with("name=\""), "ABOUT is answered after the move");
+    assert!(
+        b.reply().starts_with("name=\""),
+        "ABOUT is answered after the move"
+    );
     // The INFO sent during the search applies to the next one.
     let t = Instant::now();
     expect_move(&b.ask("TURN 0,0"));
@@ -418,12 +461,17 @@ fn end_of_input_finishes_the_search_and_exits_0() {
     b.close_input();
     assert_eq!(b.reply(), "OK");
     assert_eq!(b.reply(), "7,7");
-    let status = b.wait_exit(Duration::from_secs(5)).expect("exits at end of input");
+    let status = b
+        .wait_exit(Duration::from_secs(5))
+        .expect("exits at end of input");
     assert!(status.success());
     // Idle at end of input.
     let mut b = Brain::start();
     b.close_input();
-    assert!(b.wait_exit(Duration::from_secs(5)).expect("exits").success());
+    assert!(b
+        .wait_exit(Duration::from_secs(5))
+        .expect("exits")
+        .success());
 }
 
 #[test]
@@ -431,7 +479,10 @@ fn end_exits_0_even_inside_a_board_block() {
     let mut b = Brain::start();
     b.new_game(15, 100);
     b.send("BOARD\n7,7,1\nEND");
-    assert!(b.wait_exit(Duration::from_secs(5)).expect("exits").success());
+    assert!(b
+        .wait_exit(Duration::from_secs(5))
+        .expect("exits")
+        .success());
 }
 
 #[test]
@@ -459,7 +510,10 @@ fn a_mistyped_subcommand_is_an_error_with_usage() {
         .expect("run");
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("unknown command 'analyze-this'") && err.contains("Usage:"), "{err}");
+    assert!(
+        err.contains("unknown command 'analyze-this'") && err.contains("Usage:"),
+        "{err}"
+    );
     assert!(out.stdout.is_empty());
 }
 
@@ -481,12 +535,20 @@ fn time_limits_are_kept() {
     b.new_game(15, 300);
     let t = Instant::now();
     expect_move(&board(&mut b, "7,7,1\n8,8,2\n8,6,1"));
-    assert!(t.elapsed() < Duration::from_millis(600), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(600),
+        "{:?}",
+        t.elapsed()
+    );
     // Match time: little left, though the per-move limit is long.
     b.send("INFO timeout_turn 60000\nINFO timeout_match 100000\nINFO time_left 1000");
     let t = Instant::now();
     expect_move(&board(&mut b, "7,7,1\n8,8,2\n8,6,1"));
-    assert!(t.elapsed() < Duration::from_millis(700), "{:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_millis(700),
+        "{:?}",
+        t.elapsed()
+    );
 }
 
 #[test]
@@ -499,7 +561,15 @@ fn depth_and_node_limits_stop_the_search() {
     expect_move(lines.last().unwrap());
     assert!(t.elapsed() < Duration::from_secs(10));
     for l in &lines[..lines.len() - 1] {
-        let d: i32 = l.split(' ').nth(2).unwrap().split('-').next().unwrap().parse().unwrap();
+        let d: i32 = l
+            .split(' ')
+            .nth(2)
+            .unwrap()
+            .split('-')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
         assert!(d <= 2, "{l}");
     }
     b.send("INFO max_depth 0\nINFO max_node 2000");
@@ -513,9 +583,16 @@ fn extreme_numbers_are_survived() {
     let mut b = Brain::start();
     b.new_game(15, 100);
     let huge = "18446744073709551615";
-    for key in
-        ["timeout_turn", "timeout_match", "time_left", "max_memory", "hash_size", "max_node", "max_depth", "thread_num"]
-    {
+    for key in [
+        "timeout_turn",
+        "timeout_match",
+        "time_left",
+        "max_memory",
+        "hash_size",
+        "max_node",
+        "max_depth",
+        "thread_num",
+    ] {
         b.send(&format!("INFO {key} {huge}"));
     }
     b.send("INFO max_memory 0\nINFO hash_size 0\nINFO thread_num 1\nINFO max_depth 0");
@@ -559,7 +636,10 @@ fn swap2_openings_and_choices() {
     b.new_game(15, 300);
     // Three stones of our own.
     let l = b.ask("SWAP2BOARD\nDONE");
-    let stones: Vec<(usize, usize)> = l.split(' ').map(|s| parse_xy(s).expect("a square")).collect();
+    let stones: Vec<(usize, usize)> = l
+        .split(' ')
+        .map(|s| parse_xy(s).expect("a square"))
+        .collect();
     assert_eq!(stones.len(), 3, "{l}");
     assert!(stones[0] != stones[1] && stones[1] != stones[2] && stones[0] != stones[2]);
     assert!(stones.iter().all(|&(x, y)| x < 15 && y < 15));
@@ -567,9 +647,14 @@ fn swap2_openings_and_choices() {
     let given = [(7, 7), (8, 7), (9, 9)];
     let l = b.ask("SWAP2BOARD\n7,7\n8,7\n9,9\nDONE");
     if l != "SWAP" {
-        let ours: Vec<(usize, usize)> = l.split(' ').map(|s| parse_xy(s).expect("a square")).collect();
+        let ours: Vec<(usize, usize)> = l
+            .split(' ')
+            .map(|s| parse_xy(s).expect("a square"))
+            .collect();
         assert!(ours.len() == 1 || ours.len() == 2, "{l}");
-        assert!(ours.iter().all(|p| !given.contains(p) && p.0 < 15 && p.1 < 15));
+        assert!(ours
+            .iter()
+            .all(|p| !given.contains(p) && p.0 < 15 && p.1 < 15));
         if ours.len() == 2 {
             assert_ne!(ours[0], ours[1]);
         }
@@ -585,7 +670,9 @@ fn swap2_openings_and_choices() {
     assert_eq!(b.ask("SWAP2BOARD\n6,7\n0,0\n7,7\n14,14\n8,7\nDONE"), "SWAP");
     // Other stone counts are errors.
     assert!(b.ask("SWAP2BOARD\n7,7\nDONE").starts_with("ERROR "));
-    assert!(b.ask("SWAP2BOARD\n7,7\n8,8\n7,7\nDONE").starts_with("ERROR "));
+    assert!(b
+        .ask("SWAP2BOARD\n7,7\n8,8\n7,7\nDONE")
+        .starts_with("ERROR "));
     b.expect_silence();
 }
 
@@ -614,14 +701,24 @@ fn yixin_board_conversation() {
     let lines = b.ask_all("yxnbest 3");
     let mv = expect_move(lines.last().unwrap());
     assert_ne!(mv, (7, 7), "never a foul for black");
-    let last_round: Vec<&String> = lines.iter().filter(|l| l.starts_with("MESSAGE (")).collect();
+    let last_round: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("MESSAGE ("))
+        .collect();
     assert!(last_round.len() >= 3, "{lines:?}");
     let tail = &last_round[last_round.len() - 3..];
     for (k, l) in tail.iter().enumerate() {
         assert!(l.starts_with(&format!("MESSAGE ({}) Depth ", k + 1)), "{l}");
     }
-    let firsts: Vec<(usize, usize)> =
-        tail.iter().map(|l| h8_to_xy(l.split("| PV ").nth(1).unwrap().split(' ').next().unwrap(), 15)).collect();
+    let firsts: Vec<(usize, usize)> = tail
+        .iter()
+        .map(|l| {
+            h8_to_xy(
+                l.split("| PV ").nth(1).unwrap().split(' ').next().unwrap(),
+                15,
+            )
+        })
+        .collect();
     assert_eq!(firsts[0], mv);
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     assert!(lines.contains(&format!("MESSAGE REALTIME BEST {},{}", mv.0, mv.1)));
@@ -648,7 +745,10 @@ fn nbest_reports_distinct_lines_best_first() {
     b.send("YXBOARD\n7,7,1\n8,8,2\n8,6,1\n6,8,2\nDONE");
     let lines = b.ask_all("YXNBEST 4");
     let mv = expect_move(lines.last().unwrap());
-    let multi: Vec<&String> = lines.iter().filter(|l| l.starts_with("MESSAGE multipv ")).collect();
+    let multi: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("MESSAGE multipv "))
+        .collect();
     assert!(multi.len() >= 4, "{lines:?}");
     let last = &multi[multi.len() - 4..];
     let mut seen = Vec::new();
@@ -665,7 +765,9 @@ fn nbest_reports_distinct_lines_best_first() {
     }
     assert_eq!(seen[0], mv);
     // The answer was played: the square is taken now.
-    assert!(b.ask(&format!("TURN {},{}", mv.0, mv.1)).starts_with("ERROR "));
+    assert!(b
+        .ask(&format!("TURN {},{}", mv.0, mv.1))
+        .starts_with("ERROR "));
 }
 
 #[test]

@@ -25,7 +25,9 @@ fn play_game(rule_number: i64, rule: Rule, size: usize, style: Style, turn_ms: u
     for e in engines.iter_mut() {
         e.send(&format!("INFO rule {rule_number}"));
         assert_eq!(e.ask(&format!("START {size}")), "OK");
-        e.send(&format!("INFO timeout_turn {turn_ms}\nINFO timeout_match {match_ms}"));
+        e.send(&format!(
+            "INFO timeout_turn {turn_ms}\nINFO timeout_match {match_ms}"
+        ));
     }
     let mut left = [match_ms as i64; 2];
     let mut board = Board::new(size, size, rule).unwrap();
@@ -58,14 +60,26 @@ fn play_game(rule_number: i64, rule: Rule, size: usize, style: Style, turn_ms: u
             board.move_count() + 1
         );
         let (x, y) = expect_move(&reply);
-        let p = board.pos(x as i64, y as i64).unwrap_or_else(|| panic!("{x},{y} is off the board"));
-        assert!(board.is_empty(p), "{side:?} played on the occupied {x},{y}\n{board:?}");
+        let p = board
+            .pos(x as i64, y as i64)
+            .unwrap_or_else(|| panic!("{x},{y} is off the board"));
+        assert!(
+            board.is_empty(p),
+            "{side:?} played on the occupied {x},{y}\n{board:?}"
+        );
         if side == Color::Black && rule == Rule::Renju {
-            assert!(!rules::is_forbidden(&mut board, p), "black played the foul {x},{y}\n{board:?}");
+            assert!(
+                !rules::is_forbidden(&mut board, p),
+                "black played the foul {x},{y}\n{board:?}"
+            );
         }
         let five = Grid::from_board(&board).makes_five(x as i32, y as i32, side);
         board.make(p);
-        assert_eq!(board.last_move_won(), five, "five detection disagrees at {x},{y}\n{board:?}");
+        assert_eq!(
+            board.last_move_won(),
+            five,
+            "five detection disagrees at {x},{y}\n{board:?}"
+        );
         last = Some(p);
         if board.last_move_won() || board.is_full() {
             break;
@@ -75,7 +89,10 @@ fn play_game(rule_number: i64, rule: Rule, size: usize, style: Style, turn_ms: u
     for e in engines.iter_mut() {
         e.expect_silence();
         e.send("END");
-        assert!(e.wait_exit(Duration::from_secs(2)).expect("the engine exits").success());
+        assert!(e
+            .wait_exit(Duration::from_secs(2))
+            .expect("the engine exits")
+            .success());
     }
 }
 

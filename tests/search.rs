@@ -9,7 +9,10 @@ use std::time::Duration;
 fn think(diagram: &str, rule: Rule) -> (Pos, i32) {
     let b = Board::from_diagram(diagram, rule).unwrap();
     let limits = Limits {
-        budget: Some(Budget { soft: Duration::from_millis(300), hard: Duration::from_millis(1500) }),
+        budget: Some(Budget {
+            soft: Duration::from_millis(300),
+            hard: Duration::from_millis(1500),
+        }),
         ..Limits::default()
     };
     let r = search_position(&b, &limits, 16);
@@ -180,7 +183,14 @@ fn renju_black_never_plays_a_foul() {
     .unwrap();
     let mut b = b;
     b.set_side_to_move(fivefold::Color::Black);
-    let r = search_position(&b, &Limits { max_depth: Some(4), ..Limits::default() }, 16);
+    let r = search_position(
+        &b,
+        &Limits {
+            max_depth: Some(4),
+            ..Limits::default()
+        },
+        16,
+    );
     assert_ne!(r.best, sq(4, 4));
     assert!(!fivefold::rules::is_forbidden(&mut b, r.best));
 }
@@ -188,7 +198,10 @@ fn renju_black_never_plays_a_foul() {
 #[test]
 fn fixed_depth_search_is_deterministic() {
     let b = fivefold::bench::position(&fivefold::bench::POSITIONS[1]);
-    let l = Limits { max_depth: Some(5), ..Limits::default() };
+    let l = Limits {
+        max_depth: Some(5),
+        ..Limits::default()
+    };
     let a = search_position(&b, &l, 16);
     let c = search_position(&b, &l, 16);
     assert_eq!((a.nodes, a.best, a.score), (c.nodes, c.best, c.score));
@@ -221,7 +234,10 @@ fn two_threads_find_the_same_win_and_count_all_nodes() {
     let mut e = Engine::new(8 << 20);
     e.set_threads(2);
     let limits = Limits {
-        budget: Some(Budget { soft: Duration::from_millis(300), hard: Duration::from_millis(1500) }),
+        budget: Some(Budget {
+            soft: Duration::from_millis(300),
+            hard: Duration::from_millis(1500),
+        }),
         ..Limits::default()
     };
     let r = e.think(&b, &limits, &mut |_| {});
@@ -230,7 +246,14 @@ fn two_threads_find_the_same_win_and_count_all_nodes() {
     // A quiet position searched to a fixed depth by two threads still answers sensibly,
     // and the stop flag is left raised so no helper keeps running.
     let q = fivefold::bench::position(&fivefold::bench::POSITIONS[0]);
-    let r = e.think(&q, &Limits { max_depth: Some(5), ..Limits::default() }, &mut |_| {});
+    let r = e.think(
+        &q,
+        &Limits {
+            max_depth: Some(5),
+            ..Limits::default()
+        },
+        &mut |_| {},
+    );
     assert!(q.is_empty(r.best));
     assert!(e.stop_flag().load(std::sync::atomic::Ordering::SeqCst));
 }
@@ -240,7 +263,19 @@ fn search_beats_a_greedy_player() {
     use fivefold::selfplay::{random_opening, run_match, Limit, Player};
     // Both colours from each opening; a depth-3 search must clearly outplay one ply.
     let openings: Vec<Vec<Pos>> = (0..4).map(|i| random_opening(11, 3, 100 + i)).collect();
-    let t = run_match(Rule::Freestyle, 11, &openings, &Player::new(Limit::Depth(3)), &Player::new(Limit::Greedy));
+    let t = run_match(
+        Rule::Freestyle,
+        11,
+        &openings,
+        &Player::new(Limit::Depth(3)),
+        &Player::new(Limit::Greedy),
+    );
     assert_eq!(t.fouls, 0);
-    assert!(t.score() >= 0.75, "depth 3 vs greedy: +{} -{} ={}", t.wins, t.losses, t.draws);
+    assert!(
+        t.score() >= 0.75,
+        "depth 3 vs greedy: +{} -{} ={}",
+        t.wins,
+        t.losses,
+        t.draws
+    );
 }

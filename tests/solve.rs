@@ -3,7 +3,11 @@
 use std::process::{Command, Output};
 
 fn solve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold")).arg("solve").args(args).output().expect("runs")
+    Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
+        .arg("solve")
+        .args(args)
+        .output()
+        .expect("runs")
 }
 
 fn stdout(o: &Output) -> String {
@@ -16,7 +20,8 @@ fn stderr(o: &Output) -> String {
 
 /// Black's four-three at f7 (see tests/threat.rs, FOUR_THREE), written to a file.
 fn four_three_file(name: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("fivefold-solve-{}-{name}.txt", std::process::id()));
+    let path =
+        std::env::temp_dir().join(format!("fivefold-solve-{}-{name}.txt", std::process::id()));
     let diagram = "\
 10 . . . . . . . . . .
  9 . . . . . . . . . .
@@ -44,12 +49,29 @@ fn solves_a_diagram() {
     assert!(out.contains("sequence (x,y): 5,3 6,3 5,4 "), "{out}");
     assert!(out.contains("nodes: ") && out.contains("time: "), "{out}");
 
-    let o = solve(&["--file", path.to_str().unwrap(), "--tomove", "white", "--json"]);
+    let o = solve(&[
+        "--file",
+        path.to_str().unwrap(),
+        "--tomove",
+        "white",
+        "--json",
+    ]);
     let out = stdout(&o);
     assert!(o.status.success());
-    assert!(out.starts_with('{') && out.contains("\"result\":\"no\"") && out.contains("\"kind\":\"vcf\""), "{out}");
+    assert!(
+        out.starts_with('{')
+            && out.contains("\"result\":\"no\"")
+            && out.contains("\"kind\":\"vcf\""),
+        "{out}"
+    );
 
-    let o = solve(&["--file", path.to_str().unwrap(), "--tomove", "white", "--defend"]);
+    let o = solve(&[
+        "--file",
+        path.to_str().unwrap(),
+        "--tomove",
+        "white",
+        "--defend",
+    ]);
     let out = stdout(&o);
     assert!(out.contains("defences (5): f8 f7 g7 f6 f3"), "{out}");
     std::fs::remove_file(path).ok();
@@ -63,17 +85,31 @@ fn solves_moves_in_both_notations() {
         .map(|moves| {
             let o = solve(&["--moves", moves]);
             assert!(o.status.success(), "{}", stderr(&o));
-            stdout(&o).lines().filter(|l| !l.starts_with("time") && !l.starts_with("nodes/s")).collect::<Vec<_>>().join("\n")
+            stdout(&o)
+                .lines()
+                .filter(|l| !l.starts_with("time") && !l.starts_with("nodes/s"))
+                .collect::<Vec<_>>()
+                .join("\n")
         })
         .collect();
     assert_eq!(answers[0], answers[1]);
-    assert!(answers[0].contains("VCF: yes") && answers[0].contains("sequence: h11 h12 h7"), "{}", answers[0]);
+    assert!(
+        answers[0].contains("VCF: yes") && answers[0].contains("sequence: h11 h12 h7"),
+        "{}",
+        answers[0]
+    );
     let o = solve(&["--moves", "h8 i8 h9 i9 h10", "--json"]);
     let out = stdout(&o);
-    assert!(out.contains("\"result\":\"no\""), "white to move has no VCF: {out}");
+    assert!(
+        out.contains("\"result\":\"no\""),
+        "white to move has no VCF: {out}"
+    );
     let o = solve(&["--moves", "h8 i8 h9 i9 h10 a1", "--json"]);
     let out = stdout(&o);
-    assert!(out.contains("\"result\":\"yes\"") && out.contains("\"plies\":3"), "black's open four: {out}");
+    assert!(
+        out.contains("\"result\":\"yes\"") && out.contains("\"plies\":3"),
+        "black's open four: {out}"
+    );
 }
 
 #[test]
@@ -84,8 +120,14 @@ fn bad_input_is_an_error_not_a_panic() {
         (vec!["--moves", "h8", "--rule", "chess"], "unknown rule"),
         (vec!["--moves", "h8", "--nodes", "many"], "not a number"),
         (vec!["--file", "/nonexistent/position.txt"], "cannot read"),
-        (vec!["--moves", "h8 i8 h9 i9 h10 i10 h11 i11 h12"], "game is over"),
-        (vec!["--moves", "h8 i8 h9 i9 h10 i10 h11 i11 h12 i12 h13"], "already over"),
+        (
+            vec!["--moves", "h8 i8 h9 i9 h10 i10 h11 i11 h12"],
+            "game is over",
+        ),
+        (
+            vec!["--moves", "h8 i8 h9 i9 h10 i10 h11 i11 h12 i12 h13"],
+            "already over",
+        ),
         (vec!["--frobnicate"], "unknown option"),
         (vec![], "exactly one of"),
     ] {

@@ -25,7 +25,15 @@ fn sq(b: &Board, name: &str) -> Pos {
 }
 
 fn names(b: &Board, line: &[Pos]) -> Vec<String> {
-    line.iter().map(|&p| if p.is_none() { "any".to_string() } else { square_name(p, b.height()) }).collect()
+    line.iter()
+        .map(|&p| {
+            if p.is_none() {
+                "any".to_string()
+            } else {
+                square_name(p, b.height())
+            }
+        })
+        .collect()
 }
 
 /// VCF of the side to move; checks that the board is left as it was.
@@ -33,7 +41,11 @@ fn vcf(b: &mut Board, plies: usize) -> Option<Vec<String>> {
     let before = (b.hash(), b.move_count(), b.side_to_move());
     let mut s = ThreatSolver::new();
     let line = s.vcf(b, plies, 10_000_000);
-    assert_eq!((b.hash(), b.move_count(), b.side_to_move()), before, "board not restored");
+    assert_eq!(
+        (b.hash(), b.move_count(), b.side_to_move()),
+        before,
+        "board not restored"
+    );
     assert!(!s.stats().aborted);
     line.map(|l| {
         check_line(b, &l, false);
@@ -46,7 +58,11 @@ fn vct(b: &mut Board, plies: usize) -> Option<Vec<String>> {
     let before = (b.hash(), b.move_count(), b.side_to_move());
     let mut s = ThreatSolver::new();
     let line = s.vct(b, plies, 2_000_000, None);
-    assert_eq!((b.hash(), b.move_count(), b.side_to_move()), before, "board not restored");
+    assert_eq!(
+        (b.hash(), b.move_count(), b.side_to_move()),
+        before,
+        "board not restored"
+    );
     assert!(!s.stats().aborted);
     line.map(|l| {
         check_line(b, &l, true);
@@ -64,9 +80,17 @@ fn check_line(b: &Board, line: &[Pos], vct: bool) {
     let a = b.side_to_move();
     let d = a.opp();
     let free = |g: &Grid| -> Vec<(i32, i32)> {
-        (0..g.h).flat_map(|y| (0..g.w).map(move |x| (x, y))).filter(|&(x, y)| g.get(x, y) == Some(None)).collect()
+        (0..g.h)
+            .flat_map(|y| (0..g.w).map(move |x| (x, y)))
+            .filter(|&(x, y)| g.get(x, y) == Some(None))
+            .collect()
     };
-    let fives = |g: &Grid, c: Color| -> Vec<(i32, i32)> { free(g).into_iter().filter(|&(x, y)| g.makes_five(x, y, c)).collect() };
+    let fives = |g: &Grid, c: Color| -> Vec<(i32, i32)> {
+        free(g)
+            .into_iter()
+            .filter(|&(x, y)| g.makes_five(x, y, c))
+            .collect()
+    };
     assert!(!line.is_empty() && line.len() % 2 == 1, "line {line:?}");
     for (i, &p) in line.iter().enumerate() {
         let attacker = i % 2 == 0;
@@ -79,22 +103,35 @@ fn check_line(b: &Board, line: &[Pos], vct: bool) {
                 g2.cells[(y * g2.w + x) as usize] = Some(d);
                 let stops = fives(&g2, a).is_empty() && !g2.makes_five(x, y, d);
                 if stops {
-                    assert!(g.rule == Rule::Renju && d == Color::Black && g.is_forbidden(x, y), "defender could play {x},{y}: {line:?}");
+                    assert!(
+                        g.rule == Rule::Renju && d == Color::Black && g.is_forbidden(x, y),
+                        "defender could play {x},{y}: {line:?}"
+                    );
                 }
             }
             continue;
         }
         let (x, y) = (p.x() as i32, p.y() as i32);
-        assert_eq!(g.get(x, y), Some(None), "move {i} on a non-empty square: {line:?}");
+        assert_eq!(
+            g.get(x, y),
+            Some(None),
+            "move {i} on a non-empty square: {line:?}"
+        );
         if c == Color::Black && g.rule == Rule::Renju {
             assert!(!g.is_forbidden(x, y), "move {i} is a renju foul: {line:?}");
         }
         if i == line.len() - 1 {
-            assert!(g.makes_five(x, y, a), "the line does not end with a five: {line:?}");
+            assert!(
+                g.makes_five(x, y, a),
+                "the line does not end with a five: {line:?}"
+            );
         }
         g.cells[(y * g.w + x) as usize] = Some(c);
         if attacker && !vct && i < line.len() - 1 {
-            assert!(!fives(&g, a).is_empty(), "attacker move {i} is not a four: {line:?}");
+            assert!(
+                !fives(&g, a).is_empty(),
+                "attacker move {i} is not a four: {line:?}"
+            );
         }
     }
 }
@@ -159,7 +196,13 @@ fn overline_wins_only_where_the_rule_says() {
         assert_eq!(vcf(&mut b, 225), want, "{rule:?}");
     }
     let mut b = pos(Rule::Renju, Color::Black, SIX);
-    assert!({ let p = sq(&b, "e7"); rules::is_forbidden(&mut b, p) }, "the overline is a renju foul");
+    assert!(
+        {
+            let p = sq(&b, "e7");
+            rules::is_forbidden(&mut b, p)
+        },
+        "the overline is a renju foul"
+    );
 }
 
 /// b8 d8 e8 g8 black, h8 white, and a two on column f. f8 makes d8-g8, whose only free
@@ -351,7 +394,10 @@ fn renju_black_cannot_win_with_a_forbidden_four() {
             let found = vcf(&mut b, 225);
             if rule == Rule::Renju {
                 assert_eq!(found, None);
-                assert!({ let p = sq(&b, "f5"); rules::is_forbidden(&mut b, p) });
+                assert!({
+                    let p = sq(&b, "f5");
+                    rules::is_forbidden(&mut b, p)
+                });
             } else {
                 assert_eq!(found.expect("VCF")[0], "f5", "{rule:?}");
             }
@@ -385,7 +431,10 @@ fn renju_white_wins_where_black_may_not_block() {
             assert_eq!(found, Some(strs(&["f4", "any", "g4"])));
             let f4 = sq(&b, "f4");
             b.make(f4);
-            assert!({ let p = sq(&b, "g4"); rules::is_forbidden(&mut b, p) });
+            assert!({
+                let p = sq(&b, "g4");
+                rules::is_forbidden(&mut b, p)
+            });
         } else {
             assert_eq!(found, None, "{rule:?}");
         }
@@ -460,16 +509,24 @@ impl Rng {
 /// five included.
 fn ref_vcf(g: &mut Grid, a: Color, budget: u32) -> bool {
     let d = a.opp();
-    let empties: Vec<(i32, i32)> =
-        (0..g.h).flat_map(|y| (0..g.w).map(move |x| (x, y))).filter(|&(x, y)| g.get(x, y) == Some(None)).collect();
-    let has_five = |g: &Grid, c: Color| empties.iter().any(|&(x, y)| g.get(x, y) == Some(None) && g.makes_five(x, y, c));
+    let empties: Vec<(i32, i32)> = (0..g.h)
+        .flat_map(|y| (0..g.w).map(move |x| (x, y)))
+        .filter(|&(x, y)| g.get(x, y) == Some(None))
+        .collect();
+    let has_five = |g: &Grid, c: Color| {
+        empties
+            .iter()
+            .any(|&(x, y)| g.get(x, y) == Some(None) && g.makes_five(x, y, c))
+    };
     if has_five(g, a) {
         return true;
     }
     if budget < 3 {
         return false;
     }
-    let legal = |g: &mut Grid, x: i32, y: i32, c: Color| !(g.rule == Rule::Renju && c == Color::Black && g.is_forbidden(x, y));
+    let legal = |g: &mut Grid, x: i32, y: i32, c: Color| {
+        !(g.rule == Rule::Renju && c == Color::Black && g.is_forbidden(x, y))
+    };
     for &(x, y) in &empties {
         set(g, x, y, Some(a));
         let four = has_five(g, a) && !has_five(g, d);
@@ -552,13 +609,21 @@ fn vcf_matches_exhaustive_reference() {
                     let fast = solver.has_vcf(&mut b, budget as usize, u64::MAX);
                     assert_eq!((b.hash(), b.move_count()), before, "board not restored");
                     let slow = ref_vcf(&mut Grid::from_board(&b), side, budget);
-                    assert_eq!(fast, slow, "{rule:?} {side:?} budget {budget}\n{}", b.to_diagram());
+                    assert_eq!(
+                        fast,
+                        slow,
+                        "{rule:?} {side:?} budget {budget}\n{}",
+                        b.to_diagram()
+                    );
                     if fast {
                         wins[rule.index()] += 1;
                         deep[rule.index()] += (budget >= 5 && !shallower) as usize;
                         shallower = true;
                         let line = solver.vcf(&mut b, budget as usize, u64::MAX).expect("line");
-                        assert!(line.len() <= budget as usize && line.len() % 2 == 1, "{line:?}");
+                        assert!(
+                            line.len() <= budget as usize && line.len() % 2 == 1,
+                            "{line:?}"
+                        );
                     } else {
                         losses[rule.index()] += 1;
                     }
@@ -568,7 +633,10 @@ fn vcf_matches_exhaustive_reference() {
     }
     eprintln!("wins {wins:?} losses {losses:?} deep {deep:?}");
     for r in 0..5 {
-        assert!(wins[r] >= 20 && losses[r] >= 20 && deep[r] >= 5, "rule {r}: too few of one kind: {wins:?} {losses:?} {deep:?}");
+        assert!(
+            wins[r] >= 20 && losses[r] >= 20 && deep[r] >= 5,
+            "rule {r}: too few of one kind: {wins:?} {losses:?} {deep:?}"
+        );
     }
 }
 
@@ -618,7 +686,10 @@ const DEEP_RENJU: &str = "
 
 #[test]
 fn deep_vcf_of_sixteen_fours() {
-    for (rule, diagram, first) in [(Rule::Freestyle, DEEP_FREESTYLE, "g6"), (Rule::Renju, DEEP_RENJU, "i11")] {
+    for (rule, diagram, first) in [
+        (Rule::Freestyle, DEEP_FREESTYLE, "g6"),
+        (Rule::Renju, DEEP_RENJU, "i11"),
+    ] {
         let mut b = pos(rule, Color::Black, diagram);
         let line = vcf(&mut b, 225).unwrap_or_else(|| panic!("{rule:?}: no VCF"));
         assert_eq!(line.len(), 33, "{rule:?} {line:?}");
@@ -628,17 +699,29 @@ fn deep_vcf_of_sixteen_fours() {
         // A small node limit stops the search: "not found", flagged as cut short.
         let mut s = ThreatSolver::new();
         assert!(!s.has_vcf(&mut b, 225, 20));
-        assert!(s.stats().aborted && s.stats().nodes <= 21, "{:?}", s.stats());
+        assert!(
+            s.stats().aborted && s.stats().nodes <= 21,
+            "{:?}",
+            s.stats()
+        );
         // The table keeps what was proven: a second search is cheaper, and clear()
         // forgets it.
         assert!(s.has_vcf(&mut b, 225, 1_000_000));
         let first_nodes = s.stats().nodes;
         assert!(s.has_vcf(&mut b, 225, 1_000_000));
-        assert!(s.stats().nodes < first_nodes, "{} vs {first_nodes}", s.stats().nodes);
+        assert!(
+            s.stats().nodes < first_nodes,
+            "{} vs {first_nodes}",
+            s.stats().nodes
+        );
         s.clear();
         let mut fresh = ThreatSolver::new();
         assert!(s.has_vcf(&mut b, 225, 1_000_000) && fresh.has_vcf(&mut b, 225, 1_000_000));
-        assert_eq!(s.stats().nodes, fresh.stats().nodes, "clear() empties the table");
+        assert_eq!(
+            s.stats().nodes,
+            fresh.stats().nodes,
+            "clear() empties the table"
+        );
     }
 }
 
@@ -670,7 +753,12 @@ fn defences_against_a_vcf_match_the_reference() {
         let mut b = pos(rule, Color::White, FOUR_THREE);
         let mut s = ThreatSolver::new();
         let before = b.hash();
-        let got: Vec<String> = s.vcf_defences(&mut b, 7, 1_000_000).expect("black has a VCF").iter().map(|&p| square_name(p, 10)).collect();
+        let got: Vec<String> = s
+            .vcf_defences(&mut b, 7, 1_000_000)
+            .expect("black has a VCF")
+            .iter()
+            .map(|&p| square_name(p, 10))
+            .collect();
         assert_eq!(b.hash(), before);
         let mut got_sorted = got.clone();
         got_sorted.sort();
@@ -695,7 +783,9 @@ fn defences_against_a_vcf_match_the_reference() {
     // f7 then is a forced block).
     let mut b = pos(Rule::Freestyle, Color::White, THREAT_ON_KEY_SQUARE);
     let mut s = ThreatSolver::new();
-    let got = s.vcf_defences(&mut b, 7, 1_000_000).expect("black has a VCF");
+    let got = s
+        .vcf_defences(&mut b, 7, 1_000_000)
+        .expect("black has a VCF");
     let mut got = names(&b, &got);
     got.sort();
     let mut want = reference_defences(&mut b, 7);
@@ -765,7 +855,14 @@ const DOUBLE_THREE_NO_COUNTER: &str = "
 ";
 
 fn swap_colours(diagram: &str) -> String {
-    diagram.chars().map(|c| match c { 'X' => 'O', 'O' => 'X', c => c }).collect()
+    diagram
+        .chars()
+        .map(|c| match c {
+            'X' => 'O',
+            'O' => 'X',
+            c => c,
+        })
+        .collect()
 }
 
 #[test]
@@ -780,7 +877,11 @@ fn vct_double_three() {
             continue;
         }
         let line = vct(&mut b, 5).unwrap_or_else(|| panic!("{rule:?}"));
-        assert_eq!((line[0].as_str(), line.len()), ("f5", 5), "{rule:?} {line:?}");
+        assert_eq!(
+            (line[0].as_str(), line.len()),
+            ("f5", 5),
+            "{rule:?} {line:?}"
+        );
     }
 }
 
@@ -791,7 +892,10 @@ fn vct_renju_double_three_is_forbidden_for_black_only() {
         let found = vct(&mut b, 35);
         if rule == Rule::Renju {
             assert_eq!(found, None);
-            assert!({ let p = sq(&b, "f2"); rules::is_forbidden(&mut b, p) });
+            assert!({
+                let p = sq(&b, "f2");
+                rules::is_forbidden(&mut b, p)
+            });
         } else {
             assert_eq!(found.expect("VCT")[0], "f2", "{rule:?}");
         }
@@ -814,16 +918,28 @@ fn vct_counter_four_refutes_the_double_three() {
 #[test]
 fn vct_stops_on_the_flag_and_the_node_limit() {
     let text = std::fs::read_to_string(puzzle_file()).unwrap();
-    let pz = parse_puzzles(&text).unwrap().into_iter().find(|p| p.id == "W040").expect("W040");
+    let pz = parse_puzzles(&text)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.id == "W040")
+        .expect("W040");
     let mut b = pz.board().unwrap();
     let before = (b.hash(), b.move_count(), b.side_to_move());
     let mut s = ThreatSolver::new();
     let stop = AtomicBool::new(true);
     assert_eq!(s.vct(&mut b, 35, u64::MAX, Some(&stop)), None);
-    assert!(s.stats().aborted && s.stats().nodes <= 1100, "{:?}", s.stats());
+    assert!(
+        s.stats().aborted && s.stats().nodes <= 1100,
+        "{:?}",
+        s.stats()
+    );
     // The limit is checked at the attacker's nodes: it may be passed by a few moves.
     assert_eq!(s.vct(&mut b, 35, 3000, None), None);
-    assert!(s.stats().aborted && s.stats().nodes <= 3016, "{:?}", s.stats());
+    assert!(
+        s.stats().aborted && s.stats().nodes <= 3016,
+        "{:?}",
+        s.stats()
+    );
     assert_eq!((b.hash(), b.move_count(), b.side_to_move()), before);
 }
 
@@ -847,19 +963,28 @@ fn vct_defender_replies_are_complete() {
                     break;
                 }
                 let mut b = random_position(&mut rng, rule, 9, 18 + i % 10);
-                let a = if i % 2 == 0 { Color::Black } else { Color::White };
+                let a = if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
                 b.set_side_to_move(a);
                 if b.count(a, Threat::Five) > 0 || b.count(a.opp(), Threat::Five) > 0 {
                     continue;
                 }
-                let Some(line) = s.vct(&mut b, 7, 20_000, None) else { continue };
+                let Some(line) = s.vct(&mut b, 7, 20_000, None) else {
+                    continue;
+                };
                 if line.len() < 5 {
                     continue;
                 }
                 found += 1;
                 checked += all_replies_lose(&mut s, &mut b, &line);
             }
-            assert!(found >= enough.min(2), "{rule:?}: only {found} VCTs in the sample");
+            assert!(
+                found >= enough.min(2),
+                "{rule:?}: only {found} VCTs in the sample"
+            );
         }
     }
     assert!(checked > 500);
@@ -872,13 +997,25 @@ fn all_replies_lose(s: &mut ThreatSolver, b: &mut Board, line: &[Pos]) -> usize 
     let mut checked = 0;
     b.make(line[0]);
     for r in b.squares().collect::<Vec<_>>() {
-        if !b.is_empty(r) || (d == Color::Black && b.rule() == Rule::Renju && rules::is_forbidden(b, r)) {
+        if !b.is_empty(r)
+            || (d == Color::Black && b.rule() == Rule::Renju && rules::is_forbidden(b, r))
+        {
             continue;
         }
-        assert_ne!(b.threat(r, d), Threat::Five, "the defender can make five\n{}", b.to_diagram());
+        assert_ne!(
+            b.threat(r, d),
+            Threat::Five,
+            "the defender can make five\n{}",
+            b.to_diagram()
+        );
         b.make(r);
         let wins = b.count(a, Threat::Five) > 0 || s.has_vct(b, line.len() - 2, 200_000, None);
-        assert!(wins, "{:?}: reply {r:?} refutes {line:?}\n{}", b.rule(), b.to_diagram());
+        assert!(
+            wins,
+            "{:?}: reply {r:?} refutes {line:?}\n{}",
+            b.rule(),
+            b.to_diagram()
+        );
         b.unmake();
         checked += 1;
     }
@@ -907,7 +1044,9 @@ fn vct_with_vcf_threats() {
     assert_eq!(vct(&mut b, 11), None);
     let mut s = ThreatSolver::new();
     s.set_vcf_threats(true);
-    let line = s.vct(&mut b, 11, 1_000_000, None).expect("VCT with VCF threats");
+    let line = s
+        .vct(&mut b, 11, 1_000_000, None)
+        .expect("VCT with VCF threats");
     check_line(&b, &line, true);
     assert!(line.len() <= 11);
     // Some attacker move of the line is neither a four nor a three.
@@ -937,7 +1076,12 @@ fn vct_with_vcf_threats() {
 /// directory (a git worktree in a subdirectory). Missing: the test fails.
 fn puzzle_file() -> std::path::PathBuf {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let tried: Vec<_> = dir.ancestors().skip(1).take(3).map(|a| a.join("shared/puzzles/win.txt")).collect();
+    let tried: Vec<_> = dir
+        .ancestors()
+        .skip(1)
+        .take(3)
+        .map(|a| a.join("shared/puzzles/win.txt"))
+        .collect();
     tried
         .iter()
         .find(|p| p.is_file())
@@ -962,7 +1106,9 @@ fn shared_puzzles() {
         match pz.kind.as_str() {
             "vcf" => {
                 vcf_n += 1;
-                let line = s.vcf(&mut b, 225, 1_000_000).unwrap_or_else(|| panic!("{}: no VCF", pz.id));
+                let line = s
+                    .vcf(&mut b, 225, 1_000_000)
+                    .unwrap_or_else(|| panic!("{}: no VCF", pz.id));
                 check_line(&b, &line, false);
                 assert!(pz.is_good(line[0]), "{}: {:?} not in good=", pz.id, line[0]);
             }
@@ -978,8 +1124,14 @@ fn shared_puzzles() {
         }
     }
     eprintln!("VCF puzzles {vcf_n}, VCT puzzles {vct_n}, VCT solved {vct_solved}");
-    assert!(vcf_n >= 5 && vct_n >= 30, "the sample shrank: {vcf_n} {vct_n}");
-    assert!(vct_solved >= PUZZLE_VCT_FLOOR, "only {vct_solved} VCT puzzles solved");
+    assert!(
+        vcf_n >= 5 && vct_n >= 30,
+        "the sample shrank: {vcf_n} {vct_n}"
+    );
+    assert!(
+        vct_solved >= PUZZLE_VCT_FLOOR,
+        "only {vct_solved} VCT puzzles solved"
+    );
 }
 
 /// The generated VCF chains of `tests/data/vcf_chains.txt` (the VCF benchmark of the
@@ -993,11 +1145,28 @@ fn generated_vcf_chains() {
     let mut s = ThreatSolver::new();
     for pz in &puzzles {
         let mut b = pz.board().unwrap();
-        let mate: usize = text.lines().find(|l| l.contains(&format!("id={} ", pz.id))).and_then(|l| l.split("mate=").nth(1)).and_then(|m| m.split(' ').next()).and_then(|m| m.parse().ok()).expect("mate=");
-        let line = s.vcf(&mut b, 225, 1_000_000).unwrap_or_else(|| panic!("{}: no VCF", pz.id));
+        let mate: usize = text
+            .lines()
+            .find(|l| l.contains(&format!("id={} ", pz.id)))
+            .and_then(|l| l.split("mate=").nth(1))
+            .and_then(|m| m.split(' ').next())
+            .and_then(|m| m.parse().ok())
+            .expect("mate=");
+        let line = s
+            .vcf(&mut b, 225, 1_000_000)
+            .unwrap_or_else(|| panic!("{}: no VCF", pz.id));
         check_line(&b, &line, false);
         assert!(pz.is_good(line[0]), "{}: {:?} not in good=", pz.id, line[0]);
-        assert!(line.len() >= mate, "{}: {} plies, shorter than {mate}", pz.id, line.len());
-        assert!(!s.has_vcf(&mut b, mate - 2, 1_000_000), "{}: a VCF shorter than {mate}", pz.id);
+        assert!(
+            line.len() >= mate,
+            "{}: {} plies, shorter than {mate}",
+            pz.id,
+            line.len()
+        );
+        assert!(
+            !s.has_vcf(&mut b, mate - 2, 1_000_000),
+            "{}: a VCF shorter than {mate}",
+            pz.id
+        );
     }
 }

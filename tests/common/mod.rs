@@ -41,7 +41,9 @@ pub fn is_protocol_line(l: &str) -> bool {
 
 /// `FORBID` followed by groups of four digits and a final `.`.
 pub fn is_forbid_line(l: &str) -> bool {
-    let Some(rest) = l.strip_prefix("FORBID ").and_then(|r| r.strip_suffix('.')) else { return false };
+    let Some(rest) = l.strip_prefix("FORBID ").and_then(|r| r.strip_suffix('.')) else {
+        return false;
+    };
     rest.len() % 4 == 0 && rest.bytes().all(|b| b.is_ascii_digit())
 }
 
@@ -110,7 +112,12 @@ impl Brain {
             }
         });
         let stdin = child.stdin.take();
-        Brain { child, stdin, lines: rx, log: Vec::new() }
+        Brain {
+            child,
+            stdin,
+            lines: rx,
+            log: Vec::new(),
+        }
     }
 
     pub fn pid(&self) -> u32 {
@@ -137,7 +144,9 @@ impl Brain {
     pub fn try_line(&mut self, wait: Duration) -> Option<String> {
         match self.lines.recv_timeout(wait) {
             Ok(raw) => {
-                let line = raw.strip_suffix('\n').unwrap_or_else(|| panic!("line without line end: {raw:?}"));
+                let line = raw
+                    .strip_suffix('\n')
+                    .unwrap_or_else(|| panic!("line without line end: {raw:?}"));
                 assert!(is_protocol_line(line), "not a protocol line: {line:?}");
                 self.log.push(line.to_string());
                 Some(line.to_string())
@@ -149,7 +158,8 @@ impl Brain {
 
     /// The next line of any kind.
     pub fn line(&mut self) -> String {
-        self.try_line(WAIT).unwrap_or_else(|| panic!("no line from the engine; so far: {:?}", self.log))
+        self.try_line(WAIT)
+            .unwrap_or_else(|| panic!("no line from the engine; so far: {:?}", self.log))
     }
 
     /// The next reply, skipping `MESSAGE` and `DEBUG` lines.
@@ -187,7 +197,10 @@ impl Brain {
     pub fn expect_silence(&mut self) {
         self.send("ABOUT");
         let l = self.line();
-        assert!(l.starts_with("name=\"Fivefold\""), "expected no output before the ABOUT reply, got {l:?}");
+        assert!(
+            l.starts_with("name=\"Fivefold\""),
+            "expected no output before the ABOUT reply, got {l:?}"
+        );
     }
 
     /// `START n` with a short time per move; expects `OK`.
