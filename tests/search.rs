@@ -130,10 +130,9 @@ fn stops_the_open_three() {
     assert!(!is_mate(s) || s > 0, "score {s}");
 }
 
-#[test]
-fn finds_the_four_three() {
-    let (m, s) = think(
-        "
+/// Black to move: h7 (7,8) makes a four on the column (blocked above) and an open three
+/// on the row.
+const FOUR_THREE: &str = "
         . O . . . . . . . . . . . . .
         . . . . . . . . . . . . . . .
         . . . . . . . . . . . . . . .
@@ -149,7 +148,12 @@ fn finds_the_four_three() {
         . . . . . . . . . O . . . . .
         . . . . . . . . . . . . . . .
         . . . . . . . . . . . . . . .
-        ",
+        ";
+
+#[test]
+fn finds_the_four_three() {
+    let (m, s) = think(
+        FOUR_THREE,
         Rule::Freestyle,
     );
     // h7 (7,8) makes a four on the column (blocked above) and an open three on the row.
@@ -211,23 +215,7 @@ fn fixed_depth_search_is_deterministic() {
 fn two_threads_find_the_same_win_and_count_all_nodes() {
     use fivefold::engine::Engine;
     let b = Board::from_diagram(
-        "
-        . . . . . . . . . . . . . . .
-        . O . . . . . . . . . . . . .
-        . . . . . . . . . . . . . . .
-        . . . . . . . . . . . . . . .
-        . . . . . . . O . . . . . . .
-        . . . . . . . X . . . . . . .
-        . . . . . . . X . . . . . . .
-        . . . . . . . X . . . . . . .
-        . . . . . X X . . O . . . . .
-        . . . . . . . . . . . . . . .
-        . . . . . . . O . . . . . . .
-        . . . . . . . . . . . . . . .
-        . . . . . . . . . O . . . . .
-        . . . . . . . . . . . . . . .
-        . . . . . . . . . . . . . . .
-        ",
+        FOUR_THREE,
         Rule::Freestyle,
     )
     .unwrap();
