@@ -128,6 +128,14 @@ impl Brain {
         stdin.flush().expect("flush to engine");
     }
 
+    /// Sends bytes as they are; false if the engine's input is closed (it has exited).
+    pub fn try_send_bytes(&mut self, bytes: &[u8]) -> bool {
+        match self.stdin.as_mut() {
+            Some(stdin) => stdin.write_all(bytes).and_then(|()| stdin.flush()).is_ok(),
+            None => false,
+        }
+    }
+
     /// Closes the engine's input (end of file).
     pub fn close_input(&mut self) {
         self.stdin = None;
