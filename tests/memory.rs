@@ -1,6 +1,6 @@
 //! Memory limits (issue 7): after real searching, the engine's peak resident memory
-//! (`VmHWM` in `/proc/<pid>/status`, so Linux only) stays under `INFO max_memory`, and
-//! `INFO hash_size` sizes the table.
+//! (`VmHWM` in `/proc/<pid>/status`, so Linux only) stays under `INFO max_memory`, also with
+//! many search threads, and `INFO hash_size` sizes the table.
 
 #![cfg(target_os = "linux")]
 
@@ -66,6 +66,18 @@ fn max_memory_20mb_is_kept() {
         let peak = peak_after_searching(&[&format!("INFO max_memory {limit}")], rule, 150);
         eprintln!("rule {rule}, max_memory 20 MB: peak {:.1} MB", peak as f64 / MB as f64);
         assert!(peak < limit, "rule {rule}: peak resident memory {peak} bytes is over the limit {limit}");
+    }
+}
+
+#[test]
+fn max_memory_is_kept_with_many_threads() {
+    // A machine with many cores runs as many threads by default; each takes memory.
+    for (limit, threads) in [(20 * MB, 64), (64 * MB, 128)] {
+        let settings = [format!("INFO max_memory {limit}"), format!("INFO thread_num {threads}")];
+        let settings: Vec<&str> = settings.iter().map(String::as_str).collect();
+        let peak = peak_after_searching(&settings, 0, 150);
+        eprintln!("max_memory {} MB, {threads} threads: peak {:.1} MB", limit / MB, peak as f64 / MB as f64);
+        assert!(peak < limit, "{threads} threads: peak resident memory {peak} bytes is over the limit {limit}");
     }
 }
 
