@@ -140,6 +140,23 @@ pub fn memory_plan(size: HashSize, threads: usize) -> (usize, usize) {
     }
 }
 
+/// The largest size up to `bytes` (halving, down to [`MIN_HASH_BYTES`]) that the allocator
+/// grants now. Where the address space or the committed memory is limited (`ulimit -v`, a
+/// job object), a table the system refuses would abort the process; a trial allocation of
+/// the size, freed at once, finds what fits. (Where memory is overcommitted the trial
+/// always succeeds and costs nothing: it is never written.)
+pub fn allocatable(bytes: usize) -> usize {
+    let mut b = bytes;
+    while b > MIN_HASH_BYTES as usize {
+        let mut trial: Vec<u8> = Vec::new();
+        if trial.try_reserve_exact(b).is_ok() {
+            return b;
+        }
+        b /= 2;
+    }
+    b
+}
+
 /// What the main loop does after a line.
 pub enum Flow {
     Continue,
@@ -335,6 +352,9 @@ pub struct Session {
     /// `INFO show_detail`: messages for GUIs that display the engine's thinking.
     detail: bool,
     hash: HashSize,
+    /// The table size the current table was made for (it may be smaller, see
+    /// [`allocatable`]); `None` before the first search.
+    table_planned: Option<usize>,
     /// Search threads asked for (`INFO thread_num`, else every core); fewer run when
     /// `INFO max_memory` has no room for them (see [`memory_plan`]).
     threads: usize,
@@ -365,6 +385,7 @@ impl Session {
             max_nodes: None,
             detail: false,
             hash: HashSize::Default,
+            table_planned: None,
             // Every core unless the manager says otherwise (INFO thread_num).
             threads: crate::engine::default_threads(),
             errors: Vec::new(),
@@ -671,12 +692,19 @@ impl Session {
 
     fn apply_memory(&mut self) {
         let (want, threads) = memory_plan(self.hash, self.threads);
+        let planned = self.table_planned;
         let mut e = self.engine();
         e.set_threads(threads);
-        if e.hash_bytes() != (want / BUCKET_BYTES).max(1) * BUCKET_BYTES {
+        if planned != Some(want) {
             // Free the old table before allocating the new one, so both never coexist.
             e.set_hash_bytes(BUCKET_BYTES);
-            e.set_hash_bytes(want);
+            let got = allocatable(want);
+            if got < want {
+                log::warn!("a table of {want} bytes cannot be allocated; using {got} bytes");
+            }
+            e.set_hash_bytes(got);
+            drop(e);
+            self.table_planned = Some(want);
         }
     }
 
@@ -1187,6 +1215,14 @@ mod tests {
         }
         assert_eq!(memory_plan(HashSize::Memory(64 << 20), 4).1, 4);
         assert!(memory_plan(HashSize::Memory(64 << 20), 128).1 < 40);
+    }
+
+    #[test]
+    fn a_table_too_large_to_allocate_is_halved() {
+        assert_eq!(allocatable(1 << 20), 1 << 20);
+        // More than any address space: halved until an allocation succeeds.
+        let b = allocatable(usize::MAX);
+        assert!(b < usize::MAX && b >= MIN_HASH_BYTES as usize);
     }
 
     #[test]

@@ -1,12 +1,14 @@
 //! Memory limits (issue 7): after real searching, the engine's peak resident memory
 //! (`VmHWM` in `/proc/<pid>/status`, so Linux only) stays under `INFO max_memory`, also with
-//! many search threads, and `INFO hash_size` sizes the table.
+//! many search threads, and `INFO hash_size` sizes the table; a table the system refuses
+//! is made smaller rather than abort the engine.
 
 #![cfg(target_os = "linux")]
 
 mod common;
 
 use common::{expect_move, Brain};
+use std::process::Command;
 
 /// Peak and current resident memory of a process, in bytes.
 fn memory(pid: u32) -> (u64, u64) {
@@ -92,4 +94,21 @@ fn hash_size_sizes_the_table() {
     let small = peak_after_searching(&["INFO hash_size 1024", "INFO thread_num 1"], 0, 150);
     eprintln!("hash_size 1024: peak {:.1} MB", small as f64 / MB as f64);
     assert!(small + 24 * MB < peak, "a 1 MB table ({small} bytes) should take far less than a 32 MB one ({peak})");
+}
+
+#[test]
+fn a_table_the_system_refuses_is_made_smaller() {
+    // 300 MB of address space (ulimit -v, in kilobytes) and a table of 1 GB asked for,
+    // directly or as 70% of max_memory: the allocation would fail and abort the process.
+    for setting in ["INFO hash_size 1048576", "INFO max_memory 1073741824", "INFO hash_size 4194304"] {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c").arg("ulimit -v 300000 && exec \"$0\"").arg(env!("CARGO_BIN_EXE_pbrain-fivefold"));
+        let mut b = Brain::with_command(cmd);
+        b.send(setting);
+        b.new_game(15, 200);
+        expect_move(&b.ask("BEGIN"));
+        expect_move(&b.ask("TURN 3,3"));
+        expect_move(&b.ask("TURN 11,11"));
+        b.expect_silence();
+    }
 }

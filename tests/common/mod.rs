@@ -80,8 +80,14 @@ impl Brain {
     }
 
     pub fn with_args(args: &[&str]) -> Brain {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
-            .args(args)
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"));
+        cmd.args(args);
+        Brain::with_command(cmd)
+    }
+
+    /// Starts the engine with a command of the caller's (a wrapper that sets limits).
+    pub fn with_command(mut cmd: Command) -> Brain {
+        let mut child = cmd
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
