@@ -130,6 +130,8 @@ trait Transport {
     fn ended(&mut self, wait: Duration) -> Result<bool, String>;
     /// Whether warnings and errors of the session are captured (in-process only).
     fn captures_log(&self) -> bool;
+    /// How long output may still be on its way once the session has ended.
+    fn after_end(&self) -> Duration;
 }
 
 /// The engine's input: bytes from a channel; the end of input when the sender is dropped.
@@ -276,6 +278,10 @@ impl Transport for InProcess {
     fn captures_log(&self) -> bool {
         true
     }
+    fn after_end(&self) -> Duration {
+        // `ended` has taken everything from the channel.
+        Duration::ZERO
+    }
 }
 
 impl Drop for InProcess {
@@ -305,6 +311,10 @@ impl Transport for Brain {
     }
     fn captures_log(&self) -> bool {
         false
+    }
+    fn after_end(&self) -> Duration {
+        // The pipe's reader thread may still be passing the last lines on.
+        Duration::from_millis(20)
     }
 }
 
@@ -382,8 +392,7 @@ impl Driver<'_> {
                 }
                 None => match self.t.ended(Duration::ZERO) {
                     Ok(true) => {
-                        // Whatever was written before the end has arrived by now.
-                        while let Some(l) = self.t.recv(Duration::from_millis(20)) {
+                        while let Some(l) = self.t.recv(self.t.after_end()) {
                             if let Some(l) = self.check_line(l)? {
                                 return Ok(Some(l));
                             }
@@ -415,7 +424,7 @@ impl Driver<'_> {
                 Err(e) => return Err(self.fail(e)),
             }
         }
-        while let Some(l) = self.t.recv(Duration::from_millis(20)) {
+        while let Some(l) = self.t.recv(self.t.after_end()) {
             if let Some(l) = self.check_line(l)? {
                 return Err(self.fail(format!("unexpected reply {l:?}")));
             }
