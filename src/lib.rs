@@ -3,6 +3,8 @@
 //! The library holds everything; the `pbrain-fivefold` binary is a thin front end.
 //! See `ARCHITECTURE.md`-style notes in each module's documentation.
 
+#![forbid(unsafe_code)]
+
 pub mod analyse;
 pub mod bench;
 pub mod board;

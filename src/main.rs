@@ -1,5 +1,7 @@
 //! `pbrain-fivefold`: the Gomocup protocol engine and its subcommands.
 
+#![forbid(unsafe_code)]
+
 use std::process::ExitCode;
 
 const USAGE: &str = "\

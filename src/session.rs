@@ -50,6 +50,10 @@ pub const MAX_HASH_BYTES: u64 = 4 << 30;
 /// Longest time accepted from `INFO timeout_turn`, `timeout_match` and `time_left` (about
 /// 35 years; larger values mean the same and would overflow the time arithmetic).
 pub const MAX_TIME_MS: u64 = 1 << 40;
+/// Memory each search thread beyond the first takes: its searcher's move buffers, history
+/// and principal variations, and the touched part of its stack (about 400 KB measured on
+/// Linux x86-64).
+pub const THREAD_BYTES: u64 = 512 << 10;
 /// Most search threads accepted from `INFO thread_num`.
 pub const MAX_THREADS: i128 = 512;
 /// Most lines `YXNBEST` reports.
@@ -121,6 +125,43 @@ pub fn hash_bytes(size: HashSize) -> usize {
     };
     let bytes = bytes.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
     usize::try_from(bytes).unwrap_or(usize::MAX)
+}
+
+/// The table size in bytes and the number of search threads for a memory setting and the
+/// threads asked for. Under `INFO max_memory`, what is left of its 70% after
+/// [`RESERVED_BYTES`] is shared: threads beyond the first take at most half of it
+/// ([`THREAD_BYTES`] each) and the table the rest, so a small limit on a machine with many
+/// cores runs fewer threads rather than go over it. Other settings keep the threads.
+pub fn memory_plan(size: HashSize, threads: usize) -> (usize, usize) {
+    let threads = threads.max(1);
+    match size {
+        HashSize::Memory(m) if m > 0 => {
+            let usable = (m / 100).saturating_mul(MEMORY_SHARE_PERCENT).saturating_sub(RESERVED_BYTES);
+            let extra = usize::try_from(usable / 2 / THREAD_BYTES).unwrap_or(usize::MAX);
+            let threads = threads.min(extra.saturating_add(1));
+            let table = usable.saturating_sub((threads as u64 - 1).saturating_mul(THREAD_BYTES));
+            let table = table.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
+            (usize::try_from(table).unwrap_or(usize::MAX), threads)
+        }
+        _ => (hash_bytes(size), threads),
+    }
+}
+
+/// The largest size up to `bytes` (halving, down to [`MIN_HASH_BYTES`]) that the allocator
+/// grants now. Where the address space or the committed memory is limited (`ulimit -v`, a
+/// job object), a table the system refuses would abort the process; a trial allocation of
+/// the size, freed at once, finds what fits. (Where memory is overcommitted the trial
+/// always succeeds and costs nothing: it is never written.)
+pub fn allocatable(bytes: usize) -> usize {
+    let mut b = bytes;
+    while b > MIN_HASH_BYTES as usize {
+        let mut trial: Vec<u8> = Vec::new();
+        if trial.try_reserve_exact(b).is_ok() {
+            return b;
+        }
+        b /= 2;
+    }
+    b
 }
 
 /// What the main loop does after a line.
@@ -374,6 +415,12 @@ pub struct Session {
     /// `INFO show_detail`: messages for GUIs that display the engine's thinking.
     detail: bool,
     hash: HashSize,
+    /// The table size the current table was made for (it may be smaller, see
+    /// [`allocatable`]); `None` before the first search.
+    table_planned: Option<usize>,
+    /// Search threads asked for (`INFO thread_num`, else every core); fewer run when
+    /// `INFO max_memory` has no room for them (see [`memory_plan`]).
+    threads: usize,
     /// `INFO` errors waiting for the next other command.
     errors: Vec<String>,
     block: Option<Block>,
@@ -387,9 +434,7 @@ impl Session {
     pub fn new(out: Arc<Output>) -> Session {
         // The table gets its real size before the first search, once the manager has had
         // the chance to send its memory limit.
-        let mut engine = Engine::new(BUCKET_BYTES);
-        // Every core unless the manager says otherwise (INFO thread_num).
-        engine.set_threads(crate::engine::default_threads());
+        let engine = Engine::new(BUCKET_BYTES);
         let stop = engine.stop_flag();
         Session {
             out,
@@ -403,6 +448,9 @@ impl Session {
             max_nodes: None,
             detail: false,
             hash: HashSize::Default,
+            table_planned: None,
+            // Every core unless the manager says otherwise (INFO thread_num).
+            threads: crate::engine::default_threads(),
             errors: Vec::new(),
             block: None,
             skip_line: false,
@@ -745,9 +793,10 @@ impl Session {
     }
 
     /// Search limits for a move: time from the clock (less the time since the command
-    /// could be read), depth and nodes as set. Also gives the table its configured size.
+    /// could be read), depth and nodes as set. Also gives the table its configured size
+    /// and the engine its threads.
     fn limits(&mut self, received: Instant) -> Limits {
-        self.apply_hash();
+        self.apply_memory();
         let empty = self.game.as_ref().map_or(0, Game::empty_squares);
         let left = match self.clock.left_ms {
             Some(l) => Some(l.saturating_sub(self.spent_ms)),
@@ -771,13 +820,21 @@ impl Session {
         }
     }
 
-    fn apply_hash(&mut self) {
-        let want = hash_bytes(self.hash);
+    fn apply_memory(&mut self) {
+        let (want, threads) = memory_plan(self.hash, self.threads);
+        let planned = self.table_planned;
         let mut e = self.engine();
-        if e.hash_bytes() != (want / BUCKET_BYTES).max(1) * BUCKET_BYTES {
+        e.set_threads(threads);
+        if planned != Some(want) {
             // Free the old table before allocating the new one, so both never coexist.
             e.set_hash_bytes(BUCKET_BYTES);
-            e.set_hash_bytes(want);
+            let got = allocatable(want);
+            if got < want {
+                log::warn!("a table of {want} bytes cannot be allocated; using {got} bytes");
+            }
+            e.set_hash_bytes(got);
+            drop(e);
+            self.table_planned = Some(want);
         }
     }
 
@@ -828,7 +885,7 @@ impl Session {
                         "INFO thread_num: {v} is not a number of threads (1 or more)"
                     ));
                 }
-                self.engine().set_threads(v.min(MAX_THREADS) as usize);
+                self.threads = v.min(MAX_THREADS) as usize;
             }
             "evaluate" => {
                 protocol::parse_pair(value).map_err(|e| format!("INFO evaluate: {e}"))?;
@@ -1331,6 +1388,38 @@ mod tests {
             hash_bytes(HashSize::Kilobytes(u64::MAX)) as u64,
             MAX_HASH_BYTES
         );
+    }
+
+    #[test]
+    fn memory_limits_the_threads() {
+        // Other settings keep the threads.
+        assert_eq!(memory_plan(HashSize::Default, 64), (DEFAULT_HASH_BYTES, 64));
+        assert_eq!(memory_plan(HashSize::Kilobytes(1024), 8), (1 << 20, 8));
+        assert_eq!(memory_plan(HashSize::Memory(0), 0), (DEFAULT_HASH_BYTES, 1));
+        // One thread: the table of hash_bytes.
+        let m = 350u64 << 20;
+        assert_eq!(memory_plan(HashSize::Memory(m), 1), (hash_bytes(HashSize::Memory(m)), 1));
+        // Too little memory for more than one thread.
+        assert_eq!(memory_plan(HashSize::Memory(20 << 20), 64), (MIN_HASH_BYTES as usize, 1));
+        // Threads take at most half of what is left after the reserve; all fits the limit.
+        for (m, asked) in [(64u64 << 20, 128), (64 << 20, 4), (350 << 20, 64), (1 << 30, 512)] {
+            let (table, threads) = memory_plan(HashSize::Memory(m), asked);
+            let usable = m / 100 * MEMORY_SHARE_PERCENT - RESERVED_BYTES;
+            assert!(threads >= 1 && threads <= asked);
+            assert!((threads as u64 - 1) * THREAD_BYTES <= usable / 2, "{m} {asked}: {threads} threads");
+            assert!(table as u64 + (threads as u64 - 1) * THREAD_BYTES <= usable, "{m} {asked}: {table}");
+            assert!(table as u64 >= usable / 2 - THREAD_BYTES, "{m} {asked}: the table gets the rest");
+        }
+        assert_eq!(memory_plan(HashSize::Memory(64 << 20), 4).1, 4);
+        assert!(memory_plan(HashSize::Memory(64 << 20), 128).1 < 40);
+    }
+
+    #[test]
+    fn a_table_too_large_to_allocate_is_halved() {
+        assert_eq!(allocatable(1 << 20), 1 << 20);
+        // More than any address space: halved until an allocation succeeds.
+        let b = allocatable(usize::MAX);
+        assert!(b < usize::MAX && b >= MIN_HASH_BYTES as usize);
     }
 
     #[test]

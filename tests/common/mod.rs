@@ -82,8 +82,14 @@ impl Brain {
     }
 
     pub fn with_args(args: &[&str]) -> Brain {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
-            .args(args)
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"));
+        cmd.args(args);
+        Brain::with_command(cmd)
+    }
+
+    /// Starts the engine with a command of the caller's (a wrapper that sets limits).
+    pub fn with_command(mut cmd: Command) -> Brain {
+        let mut child = cmd
             .env_remove("RUST_LOG")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -133,6 +139,14 @@ impl Brain {
         let stdin = self.stdin.as_mut().expect("stdin is open");
         stdin.write_all(bytes).expect("write to engine");
         stdin.flush().expect("flush to engine");
+    }
+
+    /// Sends bytes as they are; false if the engine's input is closed (it has exited).
+    pub fn try_send_bytes(&mut self, bytes: &[u8]) -> bool {
+        match self.stdin.as_mut() {
+            Some(stdin) => stdin.write_all(bytes).and_then(|()| stdin.flush()).is_ok(),
+            None => false,
+        }
     }
 
     /// Closes the engine's input (end of file).
