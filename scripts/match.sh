@@ -8,7 +8,8 @@
 # Environment: CGOMOKU = path to c-gomoku-cli (default: c-gomoku-cli on PATH),
 #              FIVEFOLD = engine used to generate the openings (default: ENGINE_A),
 #              OUT = directory for the logs (default: a new temporary directory),
-#              THREADS = search threads per engine (default 1, sent as INFO thread_num).
+#              THREADS = search threads per engine (default 1, sent as INFO thread_num),
+#              THREADS_A / THREADS_B = the same for one engine only (default THREADS).
 # Openings: GAMES/2 balanced 3-stone openings generated with `FIVEFOLD openings`, each played
 # with both colours (-repeat). Nothing is downloaded or built here.
 set -euo pipefail
@@ -22,7 +23,8 @@ mkdir -p "$OUT"
 "$GEN" openings --count $(( (GAMES + 1) / 2 )) --size "$SIZE" --rule "$RULE" --seed 7 --format offset > "$OUT/openings.txt"
 NA=$(basename "$(dirname "$A")")-$(basename "$A"); NB=$(basename "$(dirname "$B")")-$(basename "$B")
 [ "$NA" = "$NB" ] && NB="$NB-b"
-(cd "$OUT" && "$CLI" -engine "name=$NA" "cmd=$A" -engine "name=$NB" "cmd=$B" -each "tc=$TC" "thread=${THREADS:-1}" \
+TA=${THREADS_A:-${THREADS:-1}}; TB=${THREADS_B:-${THREADS:-1}}
+(cd "$OUT" && "$CLI" -engine "name=$NA" "cmd=$A" "thread=$TA" -engine "name=$NB" "cmd=$B" "thread=$TB" -each "tc=$TC" \
   -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency "$CONC" -drawafter $((SIZE * SIZE)) \
   -openings "file=$OUT/openings.txt" type=offset order=sequential \
   -sgf games.sgf -pgn games.pgn -msg messages.txt > match.out 2>&1) || true
