@@ -169,6 +169,9 @@ fn think_to(
         max_depth: Some(depth),
         max_nodes: None,
         budget,
+        // The solver has already been asked (forced_win_line); the lines are compared
+        // by the main search alone.
+        skip_threats: true,
     };
     let r = engine.think(b, &limits, &mut |_| {});
     if deadline.is_some_and(|d| Instant::now() >= d) {

@@ -128,6 +128,7 @@ impl Engine {
             max_depth: limits.max_depth,
             max_nodes: None,
             budget: None,
+            skip_threats: limits.skip_threats,
         };
         let stop = self.stop.clone();
         let (main, helpers) = (&mut self.searcher, &mut self.helpers);

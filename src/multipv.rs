@@ -172,6 +172,7 @@ pub fn deepen(
             let child_limits = if depth == 1 {
                 Limits {
                     max_depth: Some(1),
+                    skip_threats: true,
                     ..Limits::default()
                 }
             } else {
@@ -185,6 +186,7 @@ pub fn deepen(
                         soft: left,
                         hard: left,
                     }),
+                    skip_threats: true,
                 }
             };
             let r = engine.think(&boards[i], &child_limits, &mut |_| {});

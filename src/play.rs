@@ -433,6 +433,7 @@ impl<W: Write> Session<W> {
             max_depth: self.depth,
             max_nodes: None,
             budget,
+            skip_threats: false,
         }
     }
 

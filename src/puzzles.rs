@@ -107,6 +107,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let nodes: Option<u64> = opts.number("--nodes")?;
     let ms: Option<u64> = opts.number("--ms")?;
     let limits = Limits {
+        skip_threats: false,
         max_nodes: nodes,
         budget: ms.map(|t| Budget {
             soft: Duration::from_millis(t),

@@ -48,11 +48,10 @@ pub struct Params {
     /// many moves, times the depth (0 = off). Measured: see the commit that set 4.
     pub move_count: usize,
     /// At the root, before deepening: play a VCF or VCT of our own at once, and against
-    /// the opponent's VCF search only the moves that refute it. Off by default: neutral in
-    /// short selfplay (Elo -3 +- 69 at 100 ms, +6 +- 88 at 300 ms), and the protocol fuzz
-    /// test found a position sequence where a move with it on never came (an open bug,
-    /// see `tests/fuzz_protocol.proptest-regressions`); `threats=1` turns it on for
-    /// experiments.
+    /// the opponent's VCF search only the moves that refute it. On: selfplay at 200 ms a
+    /// move, 200 games, +106 -90 =4 (Elo +28 +- 48); earlier 100 ms and 300 ms runs were
+    /// even (-3 +- 69, +6 +- 88). It costs at most a fifth of the hard time limit, and
+    /// without a clock a node budget that follows the search's node or depth limit.
     pub root_threats: bool,
     /// At the leaves: a short VCF search for the side to move when it can make a four.
     /// Off: in selfplay (100 ms/move, 100 games each) it lost Elo -53 +- 69 (VCF with
@@ -68,7 +67,7 @@ impl Default for Params {
         Params {
             lmr: true,
             move_count: 4,
-            root_threats: false,
+            root_threats: true,
             leaf_vcf: false,
             vct_share: 100,
         }
@@ -105,6 +104,10 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Soft target and hard limit for the time.
     pub budget: Option<Budget>,
+    /// Skip the root threat search even where the parameters ask for it: for searches
+    /// run many times over one position's children (multi-line analysis), where the
+    /// solver's node budget would be spent once per child and per depth.
+    pub skip_threats: bool,
 }
 
 /// Progress after each completed depth (and the final answer).
@@ -274,7 +277,7 @@ impl Searcher {
             report(&self.info(&result));
             return result;
         }
-        if self.params.root_threats && self.thread_id == 0 {
+        if self.params.root_threats && self.thread_id == 0 && !limits.skip_threats {
             if let Some(line) = self.root_threats(&mut b, &mut root, limits) {
                 result.best = line[0];
                 result.score = mate_in(line.len() as i32);
@@ -403,10 +406,14 @@ impl Searcher {
         root: &mut Vec<ScoredMove>,
         limits: &Limits,
     ) -> Option<Vec<Pos>> {
-        // With a clock, the solver gets a fifth of the hard limit in all, enforced by a
-        // timer thread that also passes on the engine's stop flag.
+        // The engine's stop flag (END, STOP, YXSTOP) always reaches the solver. With a
+        // clock, the solver gets a fifth of the hard limit in all, enforced by a timer
+        // thread that raises its own flag and passes on the engine's.
         let Some(hard) = limits.budget.map(|bu| bu.hard) else {
-            return self.root_threat_searches(b, root, limits);
+            self.threat.set_stop(Some(self.stop.clone()));
+            let out = self.root_threat_searches(b, root, limits);
+            self.threat.set_stop(None);
+            return out;
         };
         let flag = Arc::new(AtomicBool::new(false));
         self.threat.set_stop(Some(flag.clone()));
@@ -443,22 +450,34 @@ impl Searcher {
             line.first()
                 .is_some_and(|p| root.iter().any(|m| m.pos == *p))
         };
-        let vcf = self.threat.vcf(b, ROOT_VCF_PLIES, ROOT_VCF_NODES);
+        // Node limits. With a clock, time is what bounds the solver (see root_threats);
+        // without one, the nodes follow the search's own node limit or its depth, so a
+        // shallow or node-limited search is not swamped by its threat search.
+        let (vcf_nodes, vct_nodes, defence_nodes) = match (limits.budget, limits.max_nodes) {
+            (Some(bu), _) => (
+                ROOT_VCF_NODES,
+                (bu.hard.as_millis() as u64 * self.params.vct_share).clamp(2_000, ROOT_VCT_NODES),
+                ROOT_DEFENCE_NODES,
+            ),
+            (None, Some(n)) => (
+                (n / 4).clamp(1_000, ROOT_VCF_NODES),
+                (n / 4).clamp(1_000, ROOT_VCT_NODES),
+                (n / 40).clamp(100, ROOT_DEFENCE_NODES),
+            ),
+            (None, None) => {
+                let d = limits.max_depth.unwrap_or(MAX_DEPTH).max(1) as u64;
+                (
+                    (d * 20_000).min(ROOT_VCF_NODES),
+                    (d * 5_000).min(ROOT_VCT_NODES),
+                    (d * 2_000).min(ROOT_DEFENCE_NODES),
+                )
+            }
+        };
+        let vcf = self.threat.vcf(b, ROOT_VCF_PLIES, vcf_nodes);
         self.nodes += self.threat.stats().nodes;
         if let Some(line) = vcf.filter(|l| legal(l, root)) {
             return Some(line);
         }
-        let vct_nodes = match limits.budget {
-            Some(bu) => {
-                (bu.hard.as_millis() as u64 * self.params.vct_share).clamp(2_000, ROOT_VCT_NODES)
-            }
-            // Without a clock: a share of the node limit, or nodes in step with the depth.
-            None => match limits.max_nodes {
-                Some(n) => (n / 4).clamp(2_000, ROOT_VCT_NODES),
-                None => (limits.max_depth.unwrap_or(MAX_DEPTH).max(1) as u64 * 5_000)
-                    .clamp(2_000, ROOT_VCT_NODES),
-            },
-        };
         let vct = self.threat.vct(b, ROOT_VCT_PLIES, vct_nodes, None);
         self.nodes += self.threat.stats().nodes;
         if let Some(line) = vct.filter(|l| legal(l, root)) {
@@ -466,7 +485,7 @@ impl Searcher {
         }
         let defences = self
             .threat
-            .vcf_defences(b, ROOT_VCF_PLIES, ROOT_DEFENCE_NODES);
+            .vcf_defences(b, ROOT_VCF_PLIES, defence_nodes);
         self.nodes += self.threat.stats().nodes;
         if let Some(defences) = defences {
             let kept: Vec<ScoredMove> = root

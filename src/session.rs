@@ -817,6 +817,7 @@ impl Session {
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
             budget: Some(budget),
+            skip_threats: false,
         }
     }
 

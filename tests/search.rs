@@ -267,3 +267,63 @@ fn search_beats_a_greedy_player() {
         t.draws
     );
 }
+
+/// Six stones on 23x23 where the VCT of the side to move is large (the solver gives up
+/// only at its node limit): the position the protocol fuzz test hung on.
+fn wide_vct_position() -> Board {
+    let mut b = Board::new(23, 23, Rule::Freestyle).unwrap();
+    for (x, y) in [(1, 8), (3, 8), (2, 3), (4, 7), (2, 5), (0, 7)] {
+        b.make(sq(x, y));
+    }
+    b
+}
+
+fn with_threats(on: bool) -> fivefold::search::Params {
+    let mut p = fivefold::search::Params::default();
+    p.apply(if on { "threats=1" } else { "threats=0" }).unwrap();
+    p
+}
+
+#[test]
+fn stop_interrupts_the_root_threat_search_without_a_clock() {
+    // Infinite analysis (no clock, no depth, no node limit) ends only on STOP, and STOP
+    // must reach the threat search too, not wait for the solver's node budget (thousands
+    // of nodes here). With the flag already raised, the search does its minimum: the
+    // solver's first check and a depth-1 search.
+    use std::sync::{atomic::AtomicBool, Arc};
+    let b = wide_vct_position();
+    let stop = Arc::new(AtomicBool::new(true));
+    let mut s = fivefold::search::Searcher::new(Arc::new(fivefold::tt::Tt::new(1 << 20)), stop);
+    s.params = with_threats(true);
+    let r = s.search(&b, &Limits::default(), &mut |_| {});
+    assert!(b.is_empty(r.best), "answered an occupied square {:?}", r.best);
+    assert!(r.nodes < 2_000, "{} nodes searched after STOP", r.nodes);
+}
+
+#[test]
+fn multi_line_analysis_does_not_repeat_the_threat_search_per_line() {
+    // best_lines searches every candidate's child to each depth; the root threat search
+    // belongs to the position, not to each child, so it must not change their cost.
+    let b = wide_vct_position();
+    let lines_and_nodes = |params: fivefold::search::Params| {
+        let mut engine = fivefold::engine::Engine::new(1 << 20);
+        engine.set_params(params);
+        let mut nodes = 0;
+        let lines = fivefold::multipv::best_lines(
+            &mut engine,
+            &b,
+            3,
+            &[],
+            &Limits {
+                max_depth: Some(2),
+                ..Limits::default()
+            },
+            &std::sync::atomic::AtomicBool::new(false),
+            &mut |_, n, _| nodes = n,
+        );
+        (lines.iter().map(|l| (l.mv, l.score)).collect::<Vec<_>>(), nodes)
+    };
+    let off = lines_and_nodes(with_threats(false));
+    let on = lines_and_nodes(with_threats(true));
+    assert_eq!(on, off);
+}
