@@ -344,8 +344,7 @@ impl Board {
         self.zobrist ^= zobrist().stone[c.index()][i];
         self.bump_near(i, true);
         let code = c.cell() as u32;
-        for d in 0..4 {
-            let off = DIR_OFFSETS[d];
+        for (d, &off) in DIR_OFFSETS.iter().enumerate() {
             for k in 1..=5isize {
                 let q = (i as isize - off * k) as usize;
                 self.sq[q].keys[d] |= code << (2 * slot(k));
@@ -381,8 +380,7 @@ impl Board {
         self.zobrist ^= zobrist().stone[c.index()][i];
         self.bump_near(i, false);
         let mask = !3u32;
-        for d in 0..4 {
-            let off = DIR_OFFSETS[d];
+        for (d, &off) in DIR_OFFSETS.iter().enumerate() {
             for k in 1..=5isize {
                 let q = (i as isize - off * k) as usize;
                 self.sq[q].keys[d] &= mask.rotate_left(2 * slot(k));
@@ -486,8 +484,7 @@ impl Board {
     /// end is beyond the squares a line key sees; the empty square there may have gained or
     /// lost a five, so it is refreshed too.
     fn caro_far_refresh(&mut self, i: usize) {
-        for d in 0..4 {
-            let off = DIR_OFFSETS[d];
+        for (d, &off) in DIR_OFFSETS.iter().enumerate() {
             for dir in [-1isize, 1] {
                 let mut q = i as isize + off * dir;
                 let col = self.cells[q as usize];
@@ -743,7 +740,7 @@ impl Board {
         for m in &mut b.history {
             m.won = false;
         }
-        b.side = if nb == nw || nb < nw {
+        b.side = if nb <= nw {
             Color::Black
         } else {
             Color::White

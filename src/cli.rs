@@ -125,7 +125,7 @@ pub fn position_from_text(text: &str, width: usize, height: usize, rule: Rule) -
     }
     if t.lines().any(|l| {
         l.trim()
-            .starts_with(|c: char| c == 'X' || c == 'O' || c == '.' || c == '+')
+            .starts_with(['X', 'O', '.', '+'])
     }) {
         return Board::from_diagram(text, rule).map_err(|e| anyhow!(e));
     }

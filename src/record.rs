@@ -13,8 +13,11 @@ pub fn write_psq(b: &Board) -> String {
     s
 }
 
+/// A game record read from a file: width, height and the moves (0-based `x,y`) in order.
+pub type Record = (usize, usize, Vec<(usize, usize)>);
+
 /// Reads a `.psq` record: board size and moves (0-based squares).
-pub fn parse_psq(text: &str) -> Result<(usize, usize, Vec<(usize, usize)>)> {
+pub fn parse_psq(text: &str) -> Result<Record> {
     let mut lines = text.lines();
     let header = lines.next().ok_or_else(|| anyhow!("empty .psq record"))?;
     let size = header
@@ -102,7 +105,7 @@ fn sgf_value(c: char) -> Option<usize> {
 }
 
 /// Reads an SGF record: board size (SZ, default 15) and the moves in order.
-pub fn parse_sgf(text: &str) -> Result<(usize, usize, Vec<(usize, usize)>)> {
+pub fn parse_sgf(text: &str) -> Result<Record> {
     let (mut w, mut h) = (15, 15);
     if let Some(i) = text.find("SZ[") {
         let rest = &text[i + 3..];

@@ -84,8 +84,8 @@ fn real_threes(b: &mut Board, p: Pos, pats: &[Pat; 4]) -> u32 {
     b.make_color(p, Color::Black);
     let t = b.tables();
     let mut real = 0;
-    for d in 0..4 {
-        if pats[d] != Pat::OpenThree {
+    for (d, &pat) in pats.iter().enumerate() {
+        if pat != Pat::OpenThree {
             continue;
         }
         let key = b.key(p, d);

@@ -306,7 +306,7 @@ impl Searcher {
             if self.thread_id > 0
                 && depth > 2
                 && depth < max_depth
-                && (depth as usize + self.thread_id) % 2 == 0
+                && (depth as usize + self.thread_id).is_multiple_of(2)
             {
                 continue;
             }
@@ -525,8 +525,8 @@ impl Searcher {
         let mut best = -INF;
         let mut best_pv: Option<Vec<Pos>> = None;
         let mut best_idx = 0;
-        for i in 0..root.len() {
-            let m = root[i].pos;
+        let moves: Vec<Pos> = root.iter().map(|m| m.pos).collect();
+        for (i, &m) in moves.iter().enumerate() {
             b.make(m);
             let mut score;
             if i == 0 {

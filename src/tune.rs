@@ -146,9 +146,9 @@ pub fn fit(data: &[Sample], iterations: usize) -> [[f64; FEATURES]; 2] {
         for s in data {
             let p = 1.0 / (1.0 + (-eval_of(&w, s) / SCALE).exp());
             let e = (p - s.result as f64) / SCALE;
-            for k in 0..FEATURES {
-                g[0][k] += e * s.me[k] as f64;
-                g[1][k] -= e * s.opp[k] as f64;
+            for (k, (&me, &opp)) in s.me.iter().zip(&s.opp).enumerate() {
+                g[0][k] += e * me as f64;
+                g[1][k] -= e * opp as f64;
             }
         }
         let n = data.len().max(1) as f64;

@@ -575,11 +575,10 @@ impl Model {
             }
             BlockLine::Bad(_) => match protocol::parse(line) {
                 Command::Unknown(_) | Command::Empty => {
-                    match self.block.as_mut() {
-                        Some(Open::Board { bad, .. } | Open::Swap2 { bad, .. } | Open::Exclude { bad, .. }) => {
-                            *bad = true
-                        }
-                        _ => {}
+                    if let Some(Open::Board { bad, .. } | Open::Swap2 { bad, .. } | Open::Exclude { bad, .. }) =
+                        self.block.as_mut()
+                    {
+                        *bad = true
                     }
                     Ok(())
                 }
