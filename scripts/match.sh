@@ -9,7 +9,8 @@
 #              FIVEFOLD = engine used to generate the openings (default: ENGINE_A),
 #              OUT = directory for the logs (default: a new temporary directory),
 #              THREADS = search threads per engine (default 1, sent as INFO thread_num),
-#              THREADS_A / THREADS_B = the same for one engine only (default THREADS).
+#              THREADS_A / THREADS_B = the same for one engine only (default THREADS),
+#              SEED = seed of the openings (default 7; change it for a fresh set).
 # Openings: GAMES/2 balanced 3-stone openings generated with `FIVEFOLD openings`, each played
 # with both colours (-repeat). Nothing is downloaded or built here.
 set -euo pipefail
@@ -20,7 +21,7 @@ CLI=${CGOMOKU:-$(command -v c-gomoku-cli || true)}
 GEN=${FIVEFOLD:-$A}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
-"$GEN" openings --count $(( (GAMES + 1) / 2 )) --size "$SIZE" --rule "$RULE" --seed 7 --format offset > "$OUT/openings.txt"
+"$GEN" openings --count $(( (GAMES + 1) / 2 )) --size "$SIZE" --rule "$RULE" --seed "${SEED:-7}" --format offset > "$OUT/openings.txt"
 NA=$(basename "$(dirname "$A")")-$(basename "$A"); NB=$(basename "$(dirname "$B")")-$(basename "$B")
 [ "$NA" = "$NB" ] && NB="$NB-b"
 TA=${THREADS_A:-${THREADS:-1}}; TB=${THREADS_B:-${THREADS:-1}}
