@@ -770,13 +770,8 @@ impl ThreatSolver {
             return Some(3);
         }
         let key = b.hash() ^ VCF_SALT;
-        if let Some(e) = self.tt.probe(key) {
-            if e.flag == PROVEN && e.len <= budget {
-                return Some(e.len);
-            }
-            if e.flag == DISPROVEN && e.len >= budget {
-                return None;
-            }
+        if let Some(settled) = self.settled(key, budget) {
+            return settled;
         }
         if self.out_of_budget(ctl) {
             return None;
@@ -804,20 +799,65 @@ impl ThreatSolver {
         } else {
             let start = self.moves.len();
             self.gen_fours(b, a);
-            let end = self.moves.len();
-            for i in start..end {
-                let m = self.moves[i].1;
-                if let Some(l) = self.vcf_play(b, m, budget, ctl) {
-                    result = Some(l);
-                    best = m;
-                    break;
-                }
-                if self.aborted {
-                    break;
-                }
-            }
-            self.moves.truncate(start);
+            (result, best) = self.first_win(b, start, budget, ctl, false);
         }
+        self.store_result(key, result, best, always, budget);
+        result
+    }
+
+    /// The table's verdict on `key` for `budget` plies, if it settles the question:
+    /// `Some(Some(len))` proven within the budget, `Some(None)` disproven for it.
+    fn settled(&self, key: u64, budget: u16) -> Option<Option<u16>> {
+        let e = self.tt.probe(key)?;
+        if e.flag == PROVEN && e.len <= budget {
+            Some(Some(e.len))
+        } else if e.flag == DISPROVEN && e.len >= budget {
+            Some(None)
+        } else {
+            None
+        }
+    }
+
+    /// Tries the attacker moves pushed on the move stack from `start`, in order, until one
+    /// wins (VCF or VCT play as `vct` says); pops them. Returns its plies and square.
+    fn first_win(
+        &mut self,
+        b: &mut Board,
+        start: usize,
+        budget: u16,
+        ctl: Ctl,
+        vct: bool,
+    ) -> (Option<u16>, Pos) {
+        let mut found = (None, Pos::NONE);
+        for i in start..self.moves.len() {
+            let m = self.moves[i].1;
+            let r = if vct {
+                self.vct_play(b, m, budget, ctl)
+            } else {
+                self.vcf_play(b, m, budget, ctl)
+            };
+            if let Some(l) = r {
+                found = (Some(l), m);
+                break;
+            }
+            if self.aborted {
+                break;
+            }
+        }
+        self.moves.truncate(start);
+        found
+    }
+
+    /// Stores an attacker node's outcome: proven with its best move, or (unless the
+    /// search was cut short) disproven for this budget or, with `always`, for any.
+    fn store_result(
+        &mut self,
+        key: u64,
+        result: Option<u16>,
+        best: Pos,
+        always: bool,
+        budget: u16,
+    ) {
         if let Some(l) = result {
             self.tt.store(key, PROVEN, l, best);
         } else if !self.aborted {
@@ -828,7 +868,6 @@ impl ThreatSolver {
                 Pos::NONE,
             );
         }
-        result
     }
 
     /// The attacker plays the four `m`; plies to the five from before `m`.
@@ -921,13 +960,8 @@ impl ThreatSolver {
             return Some(3);
         }
         let key = b.hash() ^ VCT_SALT;
-        if let Some(e) = self.tt.probe(key) {
-            if e.flag == PROVEN && e.len <= budget {
-                return Some(e.len);
-            }
-            if e.flag == DISPROVEN && e.len >= budget {
-                return None;
-            }
+        if let Some(settled) = self.settled(key, budget) {
+            return settled;
         }
         if self.out_of_budget(ctl) {
             return None;
@@ -954,30 +988,9 @@ impl ThreatSolver {
         } else if !self.aborted && budget >= 5 {
             let start = self.moves.len();
             self.gen_threats(b, a);
-            let end = self.moves.len();
-            for i in start..end {
-                let m = self.moves[i].1;
-                if let Some(l) = self.vct_play(b, m, budget, ctl) {
-                    result = Some(l);
-                    best = m;
-                    break;
-                }
-                if self.aborted {
-                    break;
-                }
-            }
-            self.moves.truncate(start);
+            (result, best) = self.first_win(b, start, budget, ctl, true);
         }
-        if let Some(l) = result {
-            self.tt.store(key, PROVEN, l, best);
-        } else if !self.aborted {
-            self.tt.store(
-                key,
-                DISPROVEN,
-                if always { ALWAYS } else { budget },
-                Pos::NONE,
-            );
-        }
+        self.store_result(key, result, best, always, budget);
         result
     }
 
