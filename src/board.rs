@@ -740,11 +740,7 @@ impl Board {
         for m in &mut b.history {
             m.won = false;
         }
-        b.side = if nb <= nw {
-            Color::Black
-        } else {
-            Color::White
-        };
+        b.side = if nb <= nw { Color::Black } else { Color::White };
         Ok(b)
     }
 }

@@ -123,10 +123,9 @@ pub fn position_from_text(text: &str, width: usize, height: usize, rule: Rule) -
         let (w, h, moves) = crate::record::parse_psq(text)?;
         return board_from_moves(&moves, w, h, rule);
     }
-    if t.lines().any(|l| {
-        l.trim()
-            .starts_with(['X', 'O', '.', '+'])
-    }) {
+    if t.lines()
+        .any(|l| l.trim().starts_with(['X', 'O', '.', '+']))
+    {
         return Board::from_diagram(text, rule).map_err(|e| anyhow!(e));
     }
     let list = notation::parse_moves(text, width, height).map_err(|e| anyhow!(e))?;

@@ -483,9 +483,7 @@ impl Searcher {
         if let Some(line) = vct.filter(|l| legal(l, root)) {
             return Some(line);
         }
-        let defences = self
-            .threat
-            .vcf_defences(b, ROOT_VCF_PLIES, defence_nodes);
+        let defences = self.threat.vcf_defences(b, ROOT_VCF_PLIES, defence_nodes);
         self.nodes += self.threat.stats().nodes;
         if let Some(defences) = defences {
             let kept: Vec<ScoredMove> = root

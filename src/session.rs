@@ -136,7 +136,9 @@ pub fn memory_plan(size: HashSize, threads: usize) -> (usize, usize) {
     let threads = threads.max(1);
     match size {
         HashSize::Memory(m) if m > 0 => {
-            let usable = (m / 100).saturating_mul(MEMORY_SHARE_PERCENT).saturating_sub(RESERVED_BYTES);
+            let usable = (m / 100)
+                .saturating_mul(MEMORY_SHARE_PERCENT)
+                .saturating_sub(RESERVED_BYTES);
             let extra = usize::try_from(usable / 2 / THREAD_BYTES).unwrap_or(usize::MAX);
             let threads = threads.min(extra.saturating_add(1));
             let table = usable.saturating_sub((threads as u64 - 1).saturating_mul(THREAD_BYTES));
@@ -1399,17 +1401,37 @@ mod tests {
         assert_eq!(memory_plan(HashSize::Memory(0), 0), (DEFAULT_HASH_BYTES, 1));
         // One thread: the table of hash_bytes.
         let m = 350u64 << 20;
-        assert_eq!(memory_plan(HashSize::Memory(m), 1), (hash_bytes(HashSize::Memory(m)), 1));
+        assert_eq!(
+            memory_plan(HashSize::Memory(m), 1),
+            (hash_bytes(HashSize::Memory(m)), 1)
+        );
         // Too little memory for more than one thread.
-        assert_eq!(memory_plan(HashSize::Memory(20 << 20), 64), (MIN_HASH_BYTES as usize, 1));
+        assert_eq!(
+            memory_plan(HashSize::Memory(20 << 20), 64),
+            (MIN_HASH_BYTES as usize, 1)
+        );
         // Threads take at most half of what is left after the reserve; all fits the limit.
-        for (m, asked) in [(64u64 << 20, 128), (64 << 20, 4), (350 << 20, 64), (1 << 30, 512)] {
+        for (m, asked) in [
+            (64u64 << 20, 128),
+            (64 << 20, 4),
+            (350 << 20, 64),
+            (1 << 30, 512),
+        ] {
             let (table, threads) = memory_plan(HashSize::Memory(m), asked);
             let usable = m / 100 * MEMORY_SHARE_PERCENT - RESERVED_BYTES;
             assert!(threads >= 1 && threads <= asked);
-            assert!((threads as u64 - 1) * THREAD_BYTES <= usable / 2, "{m} {asked}: {threads} threads");
-            assert!(table as u64 + (threads as u64 - 1) * THREAD_BYTES <= usable, "{m} {asked}: {table}");
-            assert!(table as u64 >= usable / 2 - THREAD_BYTES, "{m} {asked}: the table gets the rest");
+            assert!(
+                (threads as u64 - 1) * THREAD_BYTES <= usable / 2,
+                "{m} {asked}: {threads} threads"
+            );
+            assert!(
+                table as u64 + (threads as u64 - 1) * THREAD_BYTES <= usable,
+                "{m} {asked}: {table}"
+            );
+            assert!(
+                table as u64 >= usable / 2 - THREAD_BYTES,
+                "{m} {asked}: the table gets the rest"
+            );
         }
         assert_eq!(memory_plan(HashSize::Memory(64 << 20), 4).1, 4);
         assert!(memory_plan(HashSize::Memory(64 << 20), 128).1 < 40);

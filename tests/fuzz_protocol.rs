@@ -57,7 +57,10 @@ type R<T = ()> = Result<T, TestCaseError>;
 const WAIT: Duration = Duration::from_secs(10);
 
 fn env_count(name: &str, default: u32) -> u32 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn fuzz_cases() -> u32 {
@@ -75,7 +78,9 @@ fn config(cases: u32, max_shrink_iters: u32) -> ProptestConfig {
         max_shrink_iters,
         // A missing reply costs WAIT per try: shrinking stops after a few minutes.
         max_shrink_time: 180_000,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct("tests/fuzz_protocol.proptest-regressions"))),
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/fuzz_protocol.proptest-regressions",
+        ))),
         ..ProptestConfig::default()
     }
 }
@@ -97,7 +102,10 @@ impl log::Log for Capture {
     }
     fn log(&self, r: &log::Record) {
         if self.enabled(r.metadata()) {
-            CAPTURED.lock().unwrap_or_else(PoisonError::into_inner).push(format!("{} {}", r.level(), r.args()));
+            CAPTURED
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(format!("{} {}", r.level(), r.args()));
         }
     }
     fn flush(&self) {}
@@ -185,7 +193,11 @@ impl InProcess {
     fn start() -> InProcess {
         let (in_tx, in_rx) = channel();
         let (out_tx, out_rx) = channel();
-        let reader = ChanReader { rx: in_rx, buf: Vec::new(), at: 0 };
+        let reader = ChanReader {
+            rx: in_rx,
+            buf: Vec::new(),
+            at: 0,
+        };
         let session = std::thread::Builder::new()
             .name("fuzz-session".into())
             .spawn(move || session::run(reader, ChanWriter(out_tx)).map_err(|e| format!("{e:#}")))
@@ -245,7 +257,9 @@ impl Transport for InProcess {
     fn ended(&mut self, wait: Duration) -> Result<bool, String> {
         let deadline = Instant::now() + wait;
         if self.outcome.is_none() {
-            let Some(h) = &self.session else { return Ok(true) };
+            let Some(h) = &self.session else {
+                return Ok(true);
+            };
             while !h.is_finished() {
                 if Instant::now() >= deadline {
                     return Ok(false);
@@ -257,7 +271,10 @@ impl Transport for InProcess {
                 Ok(r) => r.map_err(|e| format!("session::run failed: {e}")),
                 Err(p) => Err(format!(
                     "the session thread panicked: {}",
-                    p.downcast_ref::<String>().map(String::as_str).or(p.downcast_ref::<&str>().copied()).unwrap_or("?")
+                    p.downcast_ref::<String>()
+                        .map(String::as_str)
+                        .or(p.downcast_ref::<&str>().copied())
+                        .unwrap_or("?")
                 )),
             });
         }
@@ -267,9 +284,10 @@ impl Transport for InProcess {
             self.split_lines();
         }
         match self.outcome.clone().expect("an outcome") {
-            Ok(()) if !self.partial.is_empty() => {
-                Err(format!("output ends without a line feed: {:?}", String::from_utf8_lossy(&self.partial)))
-            }
+            Ok(()) if !self.partial.is_empty() => Err(format!(
+                "output ends without a line feed: {:?}",
+                String::from_utf8_lossy(&self.partial)
+            )),
             Ok(()) => Ok(true),
             Err(e) => Err(e),
         }
@@ -350,7 +368,10 @@ impl Driver<'_> {
     }
 
     fn send(&mut self, bytes: &[u8]) {
-        self.transcript.push(format!("> {}", shorten(&format!("{:?}", String::from_utf8_lossy(bytes)))));
+        self.transcript.push(format!(
+            "> {}",
+            shorten(&format!("{:?}", String::from_utf8_lossy(bytes)))
+        ));
         self.t.send(bytes);
     }
 
@@ -400,7 +421,9 @@ impl Driver<'_> {
                         return Ok(None);
                     }
                     Ok(false) if Instant::now() < deadline => {}
-                    Ok(false) => return Err(self.fail("neither a reply nor the end of the session")),
+                    Ok(false) => {
+                        return Err(self.fail("neither a reply nor the end of the session"))
+                    }
                     Err(e) => return Err(self.fail(e)),
                 },
             }
@@ -482,13 +505,18 @@ struct Game {
 
 impl Game {
     fn new(board: Board) -> Game {
-        Game { board, me: None, walls: Vec::new() }
+        Game {
+            board,
+            me: None,
+            walls: Vec::new(),
+        }
     }
     fn my_color(&self) -> Color {
         self.me.unwrap_or(self.board.side_to_move())
     }
     fn empty_squares(&self) -> usize {
-        (self.board.width() * self.board.height()).saturating_sub(self.board.move_count() + self.walls.len())
+        (self.board.width() * self.board.height())
+            .saturating_sub(self.board.move_count() + self.walls.len())
     }
     fn free(&self, p: Pos) -> bool {
         self.board.is_empty(p) && !self.walls.contains(&p)
@@ -496,9 +524,20 @@ impl Game {
 }
 
 enum Open {
-    Board { think: bool, stones: Vec<(i64, i64, Option<i64>)>, bad: bool },
-    Swap2 { stones: Vec<(i64, i64)>, bad: bool },
-    Exclude { undo: bool, stones: Vec<(i64, i64)>, bad: bool },
+    Board {
+        think: bool,
+        stones: Vec<(i64, i64, Option<i64>)>,
+        bad: bool,
+    },
+    Swap2 {
+        stones: Vec<(i64, i64)>,
+        bad: bool,
+    },
+    Exclude {
+        undo: bool,
+        stones: Vec<(i64, i64)>,
+        bad: bool,
+    },
     Unsupported,
 }
 
@@ -568,15 +607,20 @@ impl Model {
             BlockLine::Stone { x, y, field } => {
                 match self.block.as_mut() {
                     Some(Open::Board { stones, .. }) => stones.push((x, y, field)),
-                    Some(Open::Swap2 { stones, .. } | Open::Exclude { stones, .. }) => stones.push((x, y)),
+                    Some(Open::Swap2 { stones, .. } | Open::Exclude { stones, .. }) => {
+                        stones.push((x, y))
+                    }
                     _ => {}
                 }
                 Ok(())
             }
             BlockLine::Bad(_) => match protocol::parse(line) {
                 Command::Unknown(_) | Command::Empty => {
-                    if let Some(Open::Board { bad, .. } | Open::Swap2 { bad, .. } | Open::Exclude { bad, .. }) =
-                        self.block.as_mut()
+                    if let Some(
+                        Open::Board { bad, .. }
+                        | Open::Swap2 { bad, .. }
+                        | Open::Exclude { bad, .. },
+                    ) = self.block.as_mut()
                     {
                         *bad = true
                     }
@@ -647,15 +691,26 @@ impl Model {
             },
             Command::Takeback(x, y) => self.takeback(d, x, y),
             Command::Board { think } => {
-                self.block = Some(Open::Board { think, stones: Vec::new(), bad: false });
+                self.block = Some(Open::Board {
+                    think,
+                    stones: Vec::new(),
+                    bad: false,
+                });
                 Ok(())
             }
             Command::Swap2Board => {
-                self.block = Some(Open::Swap2 { stones: Vec::new(), bad: false });
+                self.block = Some(Open::Swap2 {
+                    stones: Vec::new(),
+                    bad: false,
+                });
                 Ok(())
             }
             Command::Block { undo } => {
-                self.block = Some(Open::Exclude { undo, stones: Vec::new(), bad: false });
+                self.block = Some(Open::Exclude {
+                    undo,
+                    stones: Vec::new(),
+                    bad: false,
+                });
                 Ok(())
             }
             Command::BlockReset => {
@@ -676,8 +731,10 @@ impl Model {
             Command::ShowForbid => match &self.game {
                 Some(g) => {
                     let mut b = g.board.clone();
-                    let squares: Vec<Pos> =
-                        rules::forbidden_squares(&mut b).into_iter().filter(|p| !g.walls.contains(p)).collect();
+                    let squares: Vec<Pos> = rules::forbidden_squares(&mut b)
+                        .into_iter()
+                        .filter(|p| !g.walls.contains(p))
+                        .collect();
                     d.expect_exact(&protocol::forbid_line(&squares))
                 }
                 None => d.expect_error(),
@@ -686,7 +743,9 @@ impl Model {
                 Some(_) if n >= 1 => self.think(d, optional),
                 _ => d.expect_error(),
             },
-            Command::Unsupported { block, arg_line, .. } => {
+            Command::Unsupported {
+                block, arg_line, ..
+            } => {
                 if block {
                     self.block = Some(Open::Unsupported);
                     Ok(())
@@ -701,7 +760,9 @@ impl Model {
     }
 
     fn new_game(&mut self, d: &mut Driver, w: usize, h: usize) -> R {
-        self.game = Some(Game::new(Board::new(w, h, self.rule).expect("a board size in range")));
+        self.game = Some(Game::new(
+            Board::new(w, h, self.rule).expect("a board size in range"),
+        ));
         d.expect_exact("OK")
     }
 
@@ -712,14 +773,21 @@ impl Model {
     }
 
     fn takeback(&mut self, d: &mut Driver, x: i64, y: i64) -> R {
-        let Some(g) = self.game.as_mut() else { return d.expect_error() };
-        let Some(p) = g.board.pos(x, y) else { return d.expect_error() };
-        let Some(i) = g.board.history().iter().rposition(|m| m.pos == p) else { return d.expect_error() };
+        let Some(g) = self.game.as_mut() else {
+            return d.expect_error();
+        };
+        let Some(p) = g.board.pos(x, y) else {
+            return d.expect_error();
+        };
+        let Some(i) = g.board.history().iter().rposition(|m| m.pos == p) else {
+            return d.expect_error();
+        };
         if i + 1 == g.board.move_count() {
             g.board.unmake();
         } else {
             let color = g.board.history()[i].color;
-            let mut b = Board::new(g.board.width(), g.board.height(), g.board.rule()).expect("a board");
+            let mut b =
+                Board::new(g.board.width(), g.board.height(), g.board.rule()).expect("a board");
             for (k, m) in g.board.history().iter().enumerate() {
                 if k != i {
                     b.make_color(m.pos, m.color);
@@ -740,12 +808,16 @@ impl Model {
             }
             "game_type" => number.is_some_and(|n| (0..=3).contains(&n)),
             "rule" => {
-                let Some(rule) = number.and_then(|n| i64::try_from(n).ok()).and_then(Rule::from_info) else {
+                let Some(rule) = number
+                    .and_then(|n| i64::try_from(n).ok())
+                    .and_then(Rule::from_info)
+                else {
                     return false;
                 };
                 if let Some(g) = self.game.as_mut() {
                     if g.board.rule() != rule {
-                        let mut b = Board::new(g.board.width(), g.board.height(), rule).expect("a board");
+                        let mut b =
+                            Board::new(g.board.width(), g.board.height(), rule).expect("a board");
                         for m in g.board.history() {
                             b.make_color(m.pos, m.color);
                         }
@@ -791,27 +863,52 @@ impl Model {
         } else {
             d.reply("our move")?
         };
-        let Some((x, y)) = parse_xy(&l) else { return Err(d.fail(format!("expected a move, got {l:?}"))) };
+        let Some((x, y)) = parse_xy(&l) else {
+            return Err(d.fail(format!("expected a move, got {l:?}")));
+        };
         let Some(p) = g.board.pos(x as i64, y as i64) else {
-            return Err(d.fail(format!("the move {l} is off the {}x{} board", g.board.width(), g.board.height())));
+            return Err(d.fail(format!(
+                "the move {l} is off the {}x{} board",
+                g.board.width(),
+                g.board.height()
+            )));
         };
         if !g.free(p) {
-            return Err(d.fail(format!("the move {l} is not an empty square\n{:?}", g.board)));
+            return Err(d.fail(format!(
+                "the move {l} is not an empty square\n{:?}",
+                g.board
+            )));
         }
         // Which squares the answer may be on: not excluded and not a foul if there is such
         // a square, else not a foul, else any free square.
         let renju_black = me == Color::Black && g.board.rule() == Rule::Renju;
         let mut b = g.board.clone();
         let free: Vec<Pos> = b.squares().filter(|&q| g.free(q)).collect();
-        let fair: Vec<Pos> =
-            free.iter().copied().filter(|&q| !renju_black || !rules::is_forbidden(&mut b, q)).collect();
-        let best: Vec<Pos> = fair.iter().copied().filter(|q| !exclude.contains(q)).collect();
+        let fair: Vec<Pos> = free
+            .iter()
+            .copied()
+            .filter(|&q| !renju_black || !rules::is_forbidden(&mut b, q))
+            .collect();
+        let best: Vec<Pos> = fair
+            .iter()
+            .copied()
+            .filter(|q| !exclude.contains(q))
+            .collect();
         if !best.is_empty() && !best.contains(&p) {
-            let why = if fair.contains(&p) { "a blocked square" } else { "a renju foul" };
-            return Err(d.fail(format!("the move {l} is {why}, though other squares are allowed\n{:?}", g.board)));
+            let why = if fair.contains(&p) {
+                "a blocked square"
+            } else {
+                "a renju foul"
+            };
+            return Err(d.fail(format!(
+                "the move {l} is {why}, though other squares are allowed\n{:?}",
+                g.board
+            )));
         }
         if best.is_empty() && !fair.is_empty() && !fair.contains(&p) {
-            return Err(d.fail(format!("the move {l} is a renju foul, though other squares are allowed")));
+            return Err(d.fail(format!(
+                "the move {l} is a renju foul, though other squares are allowed"
+            )));
         }
         d.check_log(!exclude.is_empty() || best.is_empty() || g.board.winner().is_some())?;
         g.board.make_color(p, me);
@@ -822,9 +919,9 @@ impl Model {
     fn end_block(&mut self, d: &mut Driver, block: Open, optional: bool) -> R {
         match block {
             Open::Unsupported => d.expect_prefix("UNKNOWN ", "UNKNOWN … for an unsupported block"),
-            Open::Board { bad: true, .. } | Open::Swap2 { bad: true, .. } | Open::Exclude { bad: true, .. } => {
-                d.expect_error()
-            }
+            Open::Board { bad: true, .. }
+            | Open::Swap2 { bad: true, .. }
+            | Open::Exclude { bad: true, .. } => d.expect_error(),
             Open::Board { think, stones, .. } => match self.position(&stones) {
                 Some(game) => {
                     self.game = Some(game);
@@ -841,7 +938,9 @@ impl Model {
                 None => d.expect_error(),
             },
             Open::Exclude { undo, stones, .. } => {
-                let Some(squares) = self.squares_of(&stones) else { return d.expect_error() };
+                let Some(squares) = self.squares_of(&stones) else {
+                    return d.expect_error();
+                };
                 for p in squares {
                     if undo {
                         self.excluded.retain(|&q| q != p);
@@ -875,7 +974,11 @@ impl Model {
         }
         let own = placed.iter().filter(|s| s.1 == 1).count();
         let theirs = placed.iter().filter(|s| s.1 == 2).count();
-        let me = if own >= theirs { Color::Black } else { Color::White };
+        let me = if own >= theirs {
+            Color::Black
+        } else {
+            Color::White
+        };
         let mut walls = Vec::new();
         for &(p, f) in &placed {
             match f {
@@ -885,7 +988,11 @@ impl Model {
             }
         }
         board.set_side_to_move(me);
-        Some(Game { board, me: Some(me), walls })
+        Some(Game {
+            board,
+            me: Some(me),
+            walls,
+        })
     }
 
     fn swap2_position(&self, stones: &[(i64, i64)]) -> Option<Board> {
@@ -935,24 +1042,49 @@ impl Model {
             _ => squares.len() == 1,
         };
         if !count_ok {
-            return Err(d.fail(format!("{} stones in the swap2 answer {l:?} for {n} given", squares.len())));
+            return Err(d.fail(format!(
+                "{} stones in the swap2 answer {l:?} for {n} given",
+                squares.len()
+            )));
         }
         let mut check = board;
         for (x, y) in squares.iter().copied() {
-            let legal = check.pos(x as i64, y as i64).filter(|&p| rules::is_legal(&mut check, p));
-            let Some(p) = legal else { return Err(d.fail(format!("the swap2 answer {l:?} has an illegal stone"))) };
+            let legal = check
+                .pos(x as i64, y as i64)
+                .filter(|&p| rules::is_legal(&mut check, p));
+            let Some(p) = legal else {
+                return Err(d.fail(format!("the swap2 answer {l:?} has an illegal stone")));
+            };
             check.make(p);
         }
         g.board = check;
-        g.me = if squares.len() == 1 { Some(Color::White) } else { None };
+        g.me = if squares.len() == 1 {
+            Some(Color::White)
+        } else {
+            None
+        };
         Ok(())
     }
 
     /// The command of a [`Step::Live`].
     fn live_line(&self, live: Live, at: prop::sample::Index) -> String {
-        let Some(g) = &self.game else { return "START 15".into() };
-        let pick = |v: Vec<Pos>| if v.is_empty() { Pos::new(0, 0) } else { v[at.index(v.len())] };
-        let taken: Vec<Pos> = g.board.history().iter().map(|m| m.pos).chain(g.walls.iter().copied()).collect();
+        let Some(g) = &self.game else {
+            return "START 15".into();
+        };
+        let pick = |v: Vec<Pos>| {
+            if v.is_empty() {
+                Pos::new(0, 0)
+            } else {
+                v[at.index(v.len())]
+            }
+        };
+        let taken: Vec<Pos> = g
+            .board
+            .history()
+            .iter()
+            .map(|m| m.pos)
+            .chain(g.walls.iter().copied())
+            .collect();
         let p = match live {
             Live::Turn | Live::Play => pick(g.board.squares().filter(|&q| g.free(q)).collect()),
             Live::Takeback => pick(g.board.history().iter().map(|m| m.pos).collect()),
@@ -970,7 +1102,9 @@ impl Model {
     /// refused, a `TURN` on an empty one answered.
     fn probes(&self) -> Vec<String> {
         let mut v = Vec::new();
-        let Some(g) = &self.game else { return vec!["START 15".into(), "TURN 7,7".into()] };
+        let Some(g) = &self.game else {
+            return vec!["START 15".into(), "TURN 7,7".into()];
+        };
         if let Some(m) = g.board.history().last() {
             v.push(format!("TURN {},{}", m.pos.x(), m.pos.y()));
         }
@@ -980,7 +1114,11 @@ impl Model {
         free.sort_by_key(|q| (q.x().abs_diff(c.x()).max(q.y().abs_diff(c.y())), q.idx()));
         // Not a renju foul for the opponent if it is black (a TURN on a foul is accepted
         // all the same, but keep the probe an ordinary move).
-        if let Some(q) = free.iter().find(|&&q| !rules::is_forbidden(&mut b, q)).or(free.first()) {
+        if let Some(q) = free
+            .iter()
+            .find(|&&q| !rules::is_forbidden(&mut b, q))
+            .or(free.first())
+        {
             v.push(format!("TURN {},{}", q.x(), q.y()));
         }
         v
@@ -1041,7 +1179,10 @@ fn show(transcript: &[String]) {
 
 /// Plays `steps` (and the closing probes) through `t`, checking every reply.
 fn play(t: &mut dyn Transport, steps: &[Step]) -> R {
-    let mut d = Driver { t, transcript: Vec::new() };
+    let mut d = Driver {
+        t,
+        transcript: Vec::new(),
+    };
     let mut m = Model::new();
     for step in steps {
         match step {
@@ -1050,7 +1191,10 @@ fn play(t: &mut dyn Transport, steps: &[Step]) -> R {
                     if let Some(want) = &l.parses_to {
                         let got = protocol::parse(&l.text);
                         if &got != want {
-                            return Err(d.fail(format!("parse({:?}) = {got:?}, expected {want:?}", l.text)));
+                            return Err(d.fail(format!(
+                                "parse({:?}) = {got:?}, expected {want:?}",
+                                l.text
+                            )));
                         }
                     }
                     d.send(&line_bytes(l));
@@ -1175,7 +1319,16 @@ const ODD_NUMBERS: &[&str] = &[
 ];
 
 fn recase(s: &str, mask: u64) -> String {
-    s.chars().enumerate().map(|(i, c)| if (mask >> (i % 64)) & 1 == 1 { c.to_ascii_lowercase() } else { c }).collect()
+    s.chars()
+        .enumerate()
+        .map(|(i, c)| {
+            if (mask >> (i % 64)) & 1 == 1 {
+                c.to_ascii_lowercase()
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 /// A command word in upper, lower or mixed case.
@@ -1217,7 +1370,9 @@ fn sep() -> BoxedStrategy<&'static str> {
 type Cmd = (String, Option<Command>);
 
 fn simple(word: &'static str, cmd: Command) -> BoxedStrategy<Cmd> {
-    cased(word).prop_map(move |w| (w, Some(cmd.clone()))).boxed()
+    cased(word)
+        .prop_map(move |w| (w, Some(cmd.clone())))
+        .boxed()
 }
 
 fn pair_command(word: &'static str, make: fn(i64, i64) -> Command) -> BoxedStrategy<Cmd> {
@@ -1257,7 +1412,9 @@ fn start_command() -> BoxedStrategy<Cmd> {
 }
 
 fn values(v: &[&'static str]) -> BoxedStrategy<String> {
-    prop::sample::select(v.to_vec()).prop_map(str::to_string).boxed()
+    prop::sample::select(v.to_vec())
+        .prop_map(str::to_string)
+        .boxed()
 }
 
 /// `INFO` keys with values: extreme and malformed ones too, but never one that lifts the
@@ -1300,7 +1457,10 @@ fn info_command() -> BoxedStrategy<Cmd> {
         .prop_map(|(w, (key, value), mask)| {
             let key_sent = recase(&key.to_ascii_uppercase(), mask);
             let text = format!("{w} {key_sent} {value}");
-            let expect = Command::Info { key: key_sent.to_ascii_lowercase(), value: value.trim().to_string() };
+            let expect = Command::Info {
+                key: key_sent.to_ascii_lowercase(),
+                value: value.trim().to_string(),
+            };
             (text, Some(expect))
         })
         .boxed()
@@ -1333,26 +1493,48 @@ fn command() -> BoxedStrategy<Cmd> {
 }
 
 fn with_line_end(c: BoxedStrategy<Cmd>) -> BoxedStrategy<Line> {
-    (c, prop::bool::weighted(0.2), values(&["", "", "", " ", "\t"]), values(&["", "", "", " ", "  "]))
-        .prop_map(|((text, parses_to), crlf, pre, post)| Line { text: format!("{pre}{text}{post}"), crlf, parses_to })
+    (
+        c,
+        prop::bool::weighted(0.2),
+        values(&["", "", "", " ", "\t"]),
+        values(&["", "", "", " ", "  "]),
+    )
+        .prop_map(|((text, parses_to), crlf, pre, post)| Line {
+            text: format!("{pre}{text}{post}"),
+            crlf,
+            parses_to,
+        })
         .boxed()
 }
 
 fn plain(text: impl Into<String>) -> Line {
-    Line { text: text.into(), crlf: false, parses_to: None }
+    Line {
+        text: text.into(),
+        crlf: false,
+        parses_to: None,
+    }
 }
 
 /// A block of lines ending with `DONE` (or not): stones, sometimes a bad line.
 fn block_step() -> BoxedStrategy<Step> {
-    let header =
-        values(&["BOARD", "BOARD", "board", "YXBOARD", "SWAP2BOARD", "YXBLOCK", "yxblockundo", "yxquerydatabaseone"]);
+    let header = values(&[
+        "BOARD",
+        "BOARD",
+        "board",
+        "YXBOARD",
+        "SWAP2BOARD",
+        "YXBLOCK",
+        "yxblockundo",
+        "yxquerydatabaseone",
+    ]);
     let field = prop_oneof![
         12 => values(&["1", "2"]).prop_map(|f| format!(",{f}")),
         1 => Just(",3".to_string()),
         1 => values(&[",0", ",4", ",-1", ",x", ",", ""]),
     ];
     let small = prop_oneof![4 => 0i64..10, 1 => 0i64..20];
-    let stone = (small.clone(), small, field, sep()).prop_map(|(x, y, f, s)| format!("{x}{s}{y}{f}"));
+    let stone =
+        (small.clone(), small, field, sep()).prop_map(|(x, y, f, s)| format!("{x}{s}{y}{f}"));
     let odd = values(&[
         "",
         "banana",
@@ -1381,7 +1563,10 @@ fn block_step() -> BoxedStrategy<Step> {
             }
             // Swap2 blocks take bare squares, and mostly 0, 3 or 5 of them.
             if h == "SWAP2BOARD" {
-                stones = stones.iter().map(|s| s.split(',').take(2).collect::<Vec<_>>().join(",")).collect();
+                stones = stones
+                    .iter()
+                    .map(|s| s.split(',').take(2).collect::<Vec<_>>().join(","))
+                    .collect();
                 let keep = [0, 3, 3, 5, 5, 1][at.index(6)];
                 stones.truncate(keep);
             }
@@ -1462,8 +1647,13 @@ fn garbage_step() -> BoxedStrategy<Step> {
 fn step() -> BoxedStrategy<Step> {
     let one = with_line_end(command());
     // A few moves in a row, to get games going (and small boards full).
-    let turns = prop::collection::vec((0usize..10, 0usize..10), 2..12)
-        .prop_map(|v| Step::Lines(v.into_iter().map(|(x, y)| plain(format!("TURN {x},{y}"))).collect()));
+    let turns = prop::collection::vec((0usize..10, 0usize..10), 2..12).prop_map(|v| {
+        Step::Lines(
+            v.into_iter()
+                .map(|(x, y)| plain(format!("TURN {x},{y}")))
+                .collect(),
+        )
+    });
     prop_oneof![
         300 => one.clone().prop_map(|l| Step::Lines(vec![l])),
         60 => turns,
@@ -1483,9 +1673,14 @@ fn step() -> BoxedStrategy<Step> {
 /// A stream: tiny searches set up first (so that none takes long), usually a game, then
 /// random steps.
 fn stream() -> BoxedStrategy<Vec<Step>> {
-    let start = prop_oneof![4 => Just(Num::Int(15)), 2 => (5i64..=10).prop_map(Num::Int), 1 => size()];
-    let prelude = (values(&["1", "1", "2"]), values(&["500", "2000"]), prop::option::weighted(0.9, start)).prop_map(
-        |(depth, nodes, start)| {
+    let start =
+        prop_oneof![4 => Just(Num::Int(15)), 2 => (5i64..=10).prop_map(Num::Int), 1 => size()];
+    let prelude = (
+        values(&["1", "1", "2"]),
+        values(&["500", "2000"]),
+        prop::option::weighted(0.9, start),
+    )
+        .prop_map(|(depth, nodes, start)| {
             let mut v = vec![
                 plain(format!("INFO max_depth {depth}")),
                 plain(format!("INFO max_node {nodes}")),
@@ -1496,8 +1691,7 @@ fn stream() -> BoxedStrategy<Vec<Step>> {
                 v.push(plain(format!("START {}", n.text())));
             }
             Step::Lines(v)
-        },
-    );
+        });
     (prelude, prop::collection::vec(step(), 1..40))
         .prop_map(|(p, mut rest)| {
             rest.insert(0, p);

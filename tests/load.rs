@@ -29,7 +29,10 @@ impl Load {
                     let mut x = i as u64 + 1;
                     while !stop.load(Ordering::Relaxed) {
                         for _ in 0..10_000 {
-                            x = black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407));
+                            x = black_box(
+                                x.wrapping_mul(6364136223846793005)
+                                    .wrapping_add(1442695040888963407),
+                            );
                         }
                     }
                 })
@@ -54,7 +57,10 @@ fn cores() -> usize {
 
 /// Busy threads per core (`LOAD_PER_CORE`, default 2).
 fn per_core() -> usize {
-    std::env::var("LOAD_PER_CORE").ok().and_then(|v| v.parse().ok()).unwrap_or(2)
+    std::env::var("LOAD_PER_CORE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2)
 }
 
 /// Positions with something to think about (our stones first, `BOARD` fields).
@@ -125,7 +131,10 @@ fn answers_in_time_with_every_core_busy() {
     };
     for (limit, times) in [(500, &turn), (1000, &left_1000), (300, &left_300)] {
         for t in times {
-            assert!(*t < allowed(limit), "a reply took {t:?} with {limit} ms allowed: {times:?}");
+            assert!(
+                *t < allowed(limit),
+                "a reply took {t:?} with {limit} ms allowed: {times:?}"
+            );
         }
     }
     b.expect_silence();

@@ -152,10 +152,7 @@ const FOUR_THREE: &str = "
 
 #[test]
 fn finds_the_four_three() {
-    let (m, s) = think(
-        FOUR_THREE,
-        Rule::Freestyle,
-    );
+    let (m, s) = think(FOUR_THREE, Rule::Freestyle);
     // h7 (7,8) makes a four on the column (blocked above) and an open three on the row.
     assert_eq!(m, sq(7, 8), "score {s}");
     assert!(s >= MATE_BOUND, "score {s}");
@@ -214,11 +211,7 @@ fn fixed_depth_search_is_deterministic() {
 #[test]
 fn two_threads_find_the_same_win_and_count_all_nodes() {
     use fivefold::engine::Engine;
-    let b = Board::from_diagram(
-        FOUR_THREE,
-        Rule::Freestyle,
-    )
-    .unwrap();
+    let b = Board::from_diagram(FOUR_THREE, Rule::Freestyle).unwrap();
     let mut e = Engine::new(8 << 20);
     e.set_threads(2);
     let limits = Limits {
@@ -296,7 +289,11 @@ fn stop_interrupts_the_root_threat_search_without_a_clock() {
     let mut s = fivefold::search::Searcher::new(Arc::new(fivefold::tt::Tt::new(1 << 20)), stop);
     s.params = with_threats(true);
     let r = s.search(&b, &Limits::default(), &mut |_| {});
-    assert!(b.is_empty(r.best), "answered an occupied square {:?}", r.best);
+    assert!(
+        b.is_empty(r.best),
+        "answered an occupied square {:?}",
+        r.best
+    );
     assert!(r.nodes < 2_000, "{} nodes searched after STOP", r.nodes);
 }
 
@@ -321,7 +318,10 @@ fn multi_line_analysis_does_not_repeat_the_threat_search_per_line() {
             &std::sync::atomic::AtomicBool::new(false),
             &mut |_, n, _| nodes = n,
         );
-        (lines.iter().map(|l| (l.mv, l.score)).collect::<Vec<_>>(), nodes)
+        (
+            lines.iter().map(|l| (l.mv, l.score)).collect::<Vec<_>>(),
+            nodes,
+        )
     };
     let off = lines_and_nodes(with_threats(false));
     let on = lines_and_nodes(with_threats(true));
