@@ -1,7 +1,11 @@
 //! The main search: iterative deepening with aspiration windows over a principal
 //! variation search (negamax with null-window re-searches), a shared transposition
 //! table, threat-aware move generation ([`crate::movegen`]), killer and history move
-//! ordering and late-move reductions.
+//! ordering and late-move reductions. Before the first iteration the main thread asks the
+//! threat solver ([`crate::threat`]) for a VCF or VCT of its own (played at once as a
+//! mate) and for the opponent's VCF (the root keeps only the moves that refute it),
+//! within a fifth of the hard time limit or, without a clock, a node budget that follows
+//! the search's own limits.
 //!
 //! Scores are from the side to move; a five `n` plies from the root scores
 //! `MATE - n` (see [`crate::types`]). The search stops when the stop flag is raised,
