@@ -449,21 +449,28 @@ impl Board {
         self.line_pats_for(i, d, self.sq[i].keys[d])
     }
 
-    #[inline]
+    #[inline(always)]
     fn line_pats_for(&self, i: usize, d: usize, key: u32) -> u16 {
         let lp = self.tables.line[key as usize];
         if self.rule == Rule::Caro {
-            let five = Pat::Five as u8;
-            let mut out = lp;
-            if lp & 15 == five && self.caro_run_blocked(i, d, Color::Black) {
-                out &= 0xF0;
-            }
-            if lp >> 4 == five && self.caro_run_blocked(i, d, Color::White) {
-                out &= 0x0F;
-            }
-            return out as u16;
+            return self.caro_line_pats(i, d, lp);
         }
         lp as u16
+    }
+
+    /// [`Board::line_pats_for`] under caro: a five whose run is blocked at both ends
+    /// beyond the table's window is no five. Kept out of line so the common path inlines.
+    #[inline(never)]
+    fn caro_line_pats(&self, i: usize, d: usize, lp: u8) -> u16 {
+        let five = Pat::Five as u8;
+        let mut out = lp;
+        if lp & 15 == five && self.caro_run_blocked(i, d, Color::Black) {
+            out &= 0xF0;
+        }
+        if lp >> 4 == five && self.caro_run_blocked(i, d, Color::White) {
+            out &= 0x0F;
+        }
+        out as u16
     }
 
     /// Whether a stone of `c` at `i` would make a run on line `d` blocked at both ends by
