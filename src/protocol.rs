@@ -306,14 +306,15 @@ pub fn clean(s: &str) -> String {
     out
 }
 
-/// Engine description for `ABOUT`.
+/// Engine description for `ABOUT`. The optional fields are left out of the reply when
+/// `None` rather than filled with a placeholder.
 pub struct About {
     pub name: &'static str,
     pub version: &'static str,
     pub author: &'static str,
-    pub country: &'static str,
-    pub www: &'static str,
-    pub email: &'static str,
+    pub country: Option<&'static str>,
+    pub www: Option<&'static str>,
+    pub email: Option<&'static str>,
 }
 
 /// What `ABOUT` reports. Change the values here only.
@@ -321,9 +322,9 @@ pub const ABOUT: About = About {
     name: "Fivefold",
     version: env!("CARGO_PKG_VERSION"),
     author: "Fivefold developers",
-    country: "-",
-    www: "-",
-    email: "-",
+    country: None,
+    www: None,
+    email: None,
 };
 
 /// The `ABOUT` reply: `key="value"` pairs separated by `, `. Values never hold a comma, an
@@ -340,15 +341,21 @@ pub fn about_line(a: &About) -> String {
             })
             .collect()
     };
-    format!(
-        "name=\"{}\", version=\"{}\", author=\"{}\", country=\"{}\", www=\"{}\", email=\"{}\"",
-        v(a.name),
-        v(a.version),
-        v(a.author),
-        v(a.country),
-        v(a.www),
-        v(a.email)
-    )
+    let mut fields = vec![
+        ("name", a.name),
+        ("version", a.version),
+        ("author", a.author),
+    ];
+    for (key, value) in [("country", a.country), ("www", a.www), ("email", a.email)] {
+        if let Some(value) = value {
+            fields.push((key, value));
+        }
+    }
+    fields
+        .iter()
+        .map(|(key, value)| format!("{key}=\"{}\"", v(value)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A square as the protocol writes it: `x,y`.
@@ -629,17 +636,18 @@ mod tests {
             name: "A,b",
             version: "1=2",
             author: "x\"y",
-            country: "c",
-            www: "w",
-            email: "e",
+            country: Some("c"),
+            www: None,
+            email: Some("e"),
         };
         let line = about_line(&a);
         assert_eq!(
             line,
-            "name=\"A b\", version=\"1 2\", author=\"x y\", country=\"c\", www=\"w\", email=\"e\""
+            "name=\"A b\", version=\"1 2\", author=\"x y\", country=\"c\", email=\"e\""
         );
         let line = about_line(&ABOUT);
         assert!(line.starts_with("name=\"Fivefold\", version=\""));
+        assert!(!line.contains("\"-\""), "{line}");
     }
 
     #[test]
