@@ -464,9 +464,9 @@ impl Searcher {
                 ROOT_DEFENCE_NODES,
             ),
             (None, Some(n)) => (
-                (n / 4).clamp(1_000, ROOT_VCF_NODES),
-                (n / 4).clamp(1_000, ROOT_VCT_NODES),
-                (n / 40).clamp(100, ROOT_DEFENCE_NODES),
+                (n / 4).clamp(100, ROOT_VCF_NODES),
+                (n / 4).clamp(100, ROOT_VCT_NODES),
+                (n / 40).clamp(20, ROOT_DEFENCE_NODES),
             ),
             (None, None) => {
                 let d = limits.max_depth.unwrap_or(MAX_DEPTH).max(1) as u64;
