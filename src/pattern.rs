@@ -495,7 +495,9 @@ impl Tables {
                 }
             }
         }
-        let mk = |renju_black: bool| -> Vec<Combo> {
+        let mk = |c: Color| -> Vec<Combo> {
+            let renju_black = rule == Rule::Renju && c == Color::Black;
+            let w = crate::eval::weights(rule, c);
             (0..COMBOS)
                 .map(|i| {
                     let d = |k: u32| Pat::from_u8((i / 10usize.pow(k) % 10) as u8);
@@ -504,14 +506,14 @@ impl Tables {
                     Combo {
                         threat: t as u8,
                         vals: [
-                            crate::eval::square_value(pats, t, 0),
-                            crate::eval::square_value(pats, t, 1),
+                            crate::eval::square_value(w, pats, t, 0),
+                            crate::eval::square_value(w, pats, t, 1),
                         ],
                     }
                 })
                 .collect()
         };
-        let combo = [mk(rule == Rule::Renju), mk(false)];
+        let combo = [mk(Color::Black), mk(Color::White)];
         Tables {
             rule,
             line: line_table,

@@ -14,7 +14,7 @@
 
 use crate::board::Board;
 use crate::cli::Args;
-use crate::eval::{self, FEATURES, WEIGHTS};
+use crate::eval::{self, FEATURES};
 use crate::pattern::{Pat, Threat};
 use crate::selfplay::{self, Limit, Outcome, Player};
 use crate::types::{Color, Rule};
@@ -27,6 +27,8 @@ pub const SCALE: f64 = 200.0;
 /// result from the side to move's view.
 #[derive(Clone)]
 pub struct Sample {
+    /// The side to move.
+    pub color: Color,
     pub me: [f32; FEATURES],
     pub opp: [f32; FEATURES],
     pub result: f32,
@@ -92,6 +94,7 @@ fn samples_of(rule: Rule, size: usize, game: &selfplay::Game) -> Vec<Sample> {
                 _ => 0.0,
             };
             out.push(Sample {
+                color: me,
                 me: eval::features(&b, me),
                 opp: eval::features(&b, me.opp()),
                 result,
@@ -113,14 +116,19 @@ fn trainable(k: usize) -> bool {
     }
 }
 
-fn eval_of(w: &[[f64; FEATURES]; 2], s: &Sample) -> f64 {
+/// Weights being fitted, per colour (black, white) and role. Colour-blind rules keep
+/// both colours equal.
+pub type Fitted = [[[f64; FEATURES]; 2]; 2];
+
+fn eval_of(w: &Fitted, s: &Sample) -> f64 {
+    let (wm, wo) = (&w[s.color.index()][0], &w[s.color.opp().index()][1]);
     (0..FEATURES)
-        .map(|k| w[0][k] * s.me[k] as f64 - w[1][k] * s.opp[k] as f64)
+        .map(|k| wm[k] * s.me[k] as f64 - wo[k] * s.opp[k] as f64)
         .sum()
 }
 
 /// Mean cross-entropy of the model on `data`.
-pub fn loss(w: &[[f64; FEATURES]; 2], data: &[Sample]) -> f64 {
+pub fn loss(w: &Fitted, data: &[Sample]) -> f64 {
     let mut l = 0.0;
     for s in data {
         let p = 1.0 / (1.0 + (-eval_of(w, s) / SCALE).exp());
@@ -131,39 +139,53 @@ pub fn loss(w: &[[f64; FEATURES]; 2], data: &[Sample]) -> f64 {
     l / data.len().max(1) as f64
 }
 
-/// Fits the weights with Adam; returns the fitted weights.
-pub fn fit(data: &[Sample], iterations: usize) -> [[f64; FEATURES]; 2] {
-    let mut w = [[0f64; FEATURES]; 2];
-    for r in 0..2 {
-        for k in 0..FEATURES {
-            w[r][k] = WEIGHTS[r][k] as f64;
+/// Fits the weights of `rule` with Adam, starting from the current ones; returns the
+/// fitted weights. Under renju each colour gets its own; otherwise the gradients of
+/// both colours go to one shared set.
+pub fn fit(rule: Rule, data: &[Sample], iterations: usize) -> Fitted {
+    let per_colour = rule == Rule::Renju;
+    let mut w = [[[0f64; FEATURES]; 2]; 2];
+    for c in [Color::Black, Color::White] {
+        let cur = eval::weights(rule, c);
+        for r in 0..2 {
+            for k in 0..FEATURES {
+                w[c.index()][r][k] = cur[r][k] as f64;
+            }
         }
     }
-    let (mut m, mut v) = ([[0f64; FEATURES]; 2], [[0f64; FEATURES]; 2]);
+    let (mut m, mut v) = ([[[0f64; FEATURES]; 2]; 2], [[[0f64; FEATURES]; 2]; 2]);
     let (lr, b1, b2) = (0.5, 0.9, 0.999);
+    let slot = |c: Color| if per_colour { c.index() } else { 0 };
     for it in 1..=iterations {
-        let mut g = [[0f64; FEATURES]; 2];
+        let mut g = [[[0f64; FEATURES]; 2]; 2];
         for s in data {
             let p = 1.0 / (1.0 + (-eval_of(&w, s) / SCALE).exp());
             let e = (p - s.result as f64) / SCALE;
+            let (cm, co) = (slot(s.color), slot(s.color.opp()));
             for (k, (&me, &opp)) in s.me.iter().zip(&s.opp).enumerate() {
-                g[0][k] += e * me as f64;
-                g[1][k] -= e * opp as f64;
+                g[cm][0][k] += e * me as f64;
+                g[co][1][k] -= e * opp as f64;
             }
         }
         let n = data.len().max(1) as f64;
-        for r in 0..2 {
-            for k in 0..FEATURES {
-                if !trainable(k) {
-                    continue;
+        let colours = if per_colour { 2 } else { 1 };
+        for c in 0..colours {
+            for r in 0..2 {
+                for k in 0..FEATURES {
+                    if !trainable(k) {
+                        continue;
+                    }
+                    let gk = g[c][r][k] / n;
+                    m[c][r][k] = b1 * m[c][r][k] + (1.0 - b1) * gk;
+                    v[c][r][k] = b2 * v[c][r][k] + (1.0 - b2) * gk * gk;
+                    let mh = m[c][r][k] / (1.0 - b1.powi(it as i32));
+                    let vh = v[c][r][k] / (1.0 - b2.powi(it as i32));
+                    w[c][r][k] = (w[c][r][k] - lr * mh / (vh.sqrt() + 1e-12)).max(0.0);
                 }
-                let gk = g[r][k] / n;
-                m[r][k] = b1 * m[r][k] + (1.0 - b1) * gk;
-                v[r][k] = b2 * v[r][k] + (1.0 - b2) * gk * gk;
-                let mh = m[r][k] / (1.0 - b1.powi(it as i32));
-                let vh = v[r][k] / (1.0 - b2.powi(it as i32));
-                w[r][k] = (w[r][k] - lr * mh / (vh.sqrt() + 1e-12)).max(0.0);
             }
+        }
+        if !per_colour {
+            w[1] = w[0];
         }
     }
     w
@@ -197,8 +219,8 @@ pub fn run(args: &[String]) -> Result<()> {
         (games / 4).max(1),
         start.elapsed().as_secs_f64()
     );
-    let w0 = fit(&train, 0);
-    let w = fit(&train, iterations);
+    let w0 = fit(rule, &train, 0);
+    let w = fit(rule, &train, iterations);
     println!("// tune: rule {} size {size} games {games} nodes {nodes} seed {seed} iterations {iterations}", rule.name());
     println!(
         "// loss train {:.4} -> {:.4}, held-out {:.4} -> {:.4}",
@@ -207,13 +229,21 @@ pub fn run(args: &[String]) -> Result<()> {
         loss(&w0, &test),
         loss(&w, &test)
     );
-    println!("pub const WEIGHTS: [[i16; FEATURES]; 2] = [");
-    for row in w.iter() {
-        let vals: Vec<String> = row
-            .iter()
-            .map(|x| format!("{}", x.round() as i64))
-            .collect();
-        println!("    [{}],", vals.join(", "));
+    let row = |r: &[f64; FEATURES]| {
+        let vals: Vec<String> = r.iter().map(|x| format!("{}", x.round() as i64)).collect();
+        format!("[{}]", vals.join(", "))
+    };
+    if rule == Rule::Renju {
+        println!("pub const RENJU_WEIGHTS: [Weights; 2] = [");
+        for (c, name) in w.iter().zip(["black", "white"]) {
+            println!("    // {name}");
+            println!("    [{}, {}],", row(&c[0]), row(&c[1]));
+        }
+    } else {
+        println!("pub const WEIGHTS: Weights = [");
+        for r in &w[0] {
+            println!("    {},", row(r));
+        }
     }
     println!("];");
     Ok(())
