@@ -9,7 +9,8 @@
 //! `eval = Σ value(side to move, as mover) − Σ value(opponent, as waiting side)`.
 //!
 //! The weights are fitted by `pbrain-fivefold tune` (logistic regression of self-play
-//! results against these same features, see [`crate::tune`]).
+//! results against these same features, see [`crate::tune`]), per rule: freestyle and
+//! caro share one set, exact five has its own, and renju one per colour.
 
 use crate::board::Board;
 use crate::pattern::{Pat, Threat};
@@ -22,7 +23,7 @@ pub const FEATURES: usize = Pat::COUNT + Threat::COUNT;
 /// line shapes, indexed by [`Pat`], then the threat classes, indexed by [`Threat`].
 pub type Weights = [[i16; FEATURES]; 2];
 
-/// Weights for freestyle, exact five and caro, the same for both colours.
+/// Weights for freestyle and caro, the same for both colours.
 pub const WEIGHTS: Weights = [
     // tune: rule freestyle size 15 games 1500 nodes 3000 seed 1 iterations 400
     // loss train 0.8449 -> 0.6532, held-out 0.7981 -> 0.6110
@@ -38,6 +39,9 @@ pub const WEIGHTS: Weights = [
         0, 0, 0, 17, 27, 2, 32, 25, 0, 64, 165, 250, 400, 0,
     ],
 ];
+
+/// Weights for exact five, the same for both colours.
+pub const EXACT_WEIGHTS: Weights = WEIGHTS;
 
 /// Weights for renju, per colour (black, white): black's fouls make the same shape
 /// worth different amounts to the two sides.
@@ -72,6 +76,7 @@ pub const RENJU_WEIGHTS: [Weights; 2] = [
 pub fn weights(rule: Rule, c: Color) -> &'static Weights {
     match rule {
         Rule::Renju => &RENJU_WEIGHTS[c.index()],
+        Rule::Exact => &EXACT_WEIGHTS,
         _ => &WEIGHTS,
     }
 }
@@ -142,7 +147,13 @@ mod tests {
 
     #[test]
     fn renju_colours_have_their_own_weights() {
-        assert_ne!(weights(Rule::Renju, Color::Black), weights(Rule::Renju, Color::White));
-        assert_eq!(weights(Rule::Exact, Color::Black), weights(Rule::Exact, Color::White));
+        assert_ne!(
+            weights(Rule::Renju, Color::Black),
+            weights(Rule::Renju, Color::White)
+        );
+        assert_eq!(
+            weights(Rule::Exact, Color::Black),
+            weights(Rule::Exact, Color::White)
+        );
     }
 }

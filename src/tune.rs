@@ -9,8 +9,9 @@
 //!    evaluation linear in [`eval::features`], minimising the cross-entropy by Adam,
 //!    starting from the current weights. Weights of shapes that are decided tactically
 //!    (fours, fives) stay as they are.
-//! 4. Prints the new `WEIGHTS` table to paste into `src/eval.rs`, with the loss before
-//!    and after on the training positions and on held-out games.
+//! 4. Prints the new table of the rule (`WEIGHTS`, `EXACT_WEIGHTS`, or `RENJU_WEIGHTS`
+//!    with a set per colour) to paste into `src/eval.rs`, with the loss before and after
+//!    on the training positions and on held-out games.
 
 use crate::board::Board;
 use crate::cli::Args;
@@ -240,7 +241,12 @@ pub fn run(args: &[String]) -> Result<()> {
             println!("    [{}, {}],", row(&c[0]), row(&c[1]));
         }
     } else {
-        println!("pub const WEIGHTS: Weights = [");
+        let name = if rule == Rule::Exact {
+            "EXACT_WEIGHTS"
+        } else {
+            "WEIGHTS"
+        };
+        println!("pub const {name}: Weights = [");
         for r in &w[0] {
             println!("    {},", row(r));
         }
