@@ -327,3 +327,51 @@ fn multi_line_analysis_does_not_repeat_the_threat_search_per_line() {
     let on = lines_and_nodes(with_threats(true));
     assert_eq!(on, off);
 }
+
+/// Black to move, with the better shapes on the left; white threatens a four-three at
+/// k10 (10,5): a four on the k column and an open three on row 10.
+const WHITE_FOUR_THREE_THREAT: &str = "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . X . . . .
+        . . . . . . . . . X O . . . .
+        . . . . . . . . . . O . . . .
+        . . . . . . . . . . O . . . .
+        . . . . . . . . . . . O O . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . X X . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . X . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        ";
+
+#[test]
+fn forward_pruning_does_not_ignore_a_four_three_threat() {
+    // The shallow depths are where reverse futility pruning and move-count pruning act;
+    // the threat search is off so that the main search alone must see the danger.
+    let b = Board::from_diagram(WHITE_FOUR_THREE_THREAT, Rule::Freestyle).unwrap();
+    assert_eq!(b.side_to_move(), fivefold::types::Color::Black);
+    let defences = [sq(10, 5), sq(10, 6), sq(9, 5), sq(13, 5)];
+    for depth in 2..=6 {
+        let mut s = fivefold::search::Searcher::new(
+            std::sync::Arc::new(fivefold::tt::Tt::new(1 << 20)),
+            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        );
+        s.params = with_threats(false);
+        let limits = Limits {
+            max_depth: Some(depth),
+            ..Limits::default()
+        };
+        let r = s.search(&b, &limits, &mut |_| {});
+        assert!(
+            defences.contains(&r.best),
+            "depth {depth}: played {:?}, score {}",
+            r.best,
+            r.score
+        );
+        assert!(r.score > -MATE_BOUND, "depth {depth}: score {} pv {:?}", r.score, r.pv);
+    }
+}
