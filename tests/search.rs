@@ -372,6 +372,11 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
             r.best,
             r.score
         );
-        assert!(r.score > -MATE_BOUND, "depth {depth}: score {} pv {:?}", r.score, r.pv);
+        assert!(
+            r.score > -MATE_BOUND,
+            "depth {depth}: score {} pv {:?}",
+            r.score,
+            r.pv
+        );
     }
 }
