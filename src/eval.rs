@@ -6,7 +6,12 @@
 //! (its threats must still be answered). The board keeps the sums up to date on every
 //! move, so the evaluation is two subtractions:
 //!
-//! `eval = Σ value(side to move, as mover) − Σ value(opponent, as waiting side)`.
+//! `eval = Σ value(side to move, as mover) − Σ value(opponent, as waiting side)`,
+//!
+//! plus, per colour and role, a weight for each threat class that colour has at least
+//! one square of (read from the board's class counts: the first open-three square is
+//! worth more than the fifth, since only one move is played at a time), and a constant
+//! for the side to move (the tempo).
 //!
 //! The weights are fitted by `pbrain-fivefold tune` (logistic regression of self-play
 //! results against these same features, see [`crate::tune`]), per rule: freestyle and
@@ -16,70 +21,88 @@ use crate::board::Board;
 use crate::pattern::{Pat, Threat};
 use crate::types::{Color, Rule, Score};
 
-/// Number of features per colour: one per line shape and one per threat class.
-pub const FEATURES: usize = Pat::COUNT + Threat::COUNT;
+/// Number of features per colour: one per line shape (how many (square, line) pairs
+/// have it), one per threat class (how many squares), one per threat class for whether
+/// the colour has at least one such square (the first square of a class is worth more
+/// than the fifth: only one move is played at a time), and a constant.
+pub const FEATURES: usize = Pat::COUNT + 2 * Threat::COUNT + 1;
+
+/// Index of the first "has at least one square of this threat class" feature.
+pub const HAS: usize = Pat::COUNT + Threat::COUNT;
+
+/// Index of the constant feature (its weight for the side to move is the tempo).
+pub const BIAS: usize = FEATURES - 1;
 
 /// Weights of one colour per role (0 = side to move, 1 = the other side): first the
-/// line shapes, indexed by [`Pat`], then the threat classes, indexed by [`Threat`].
+/// line shapes, indexed by [`Pat`], then the threat classes, indexed by [`Threat`], then
+/// "has at least one" per threat class, then the constant.
 pub type Weights = [[i16; FEATURES]; 2];
 
 /// Weights for freestyle and caro, the same for both colours.
 pub const WEIGHTS: Weights = [
-    // tune: rule freestyle size 15 games 4000 nodes 3000 seed 2 iterations 400
-    // loss train 0.5772 -> 0.5668, held-out 0.5715 -> 0.5630
+    // tune: rule freestyle size 15 games 4000 nodes 3000 seed 4 iterations 400
+    // loss train 0.5689 -> 0.5584, held-out 0.5595 -> 0.5499
     [
         // line shapes: None Two OpenTwo Three OpenThree Four OpenFour DoubleFour Five Overline
-        0, 1, 8, 0, 36, 49, 100, 100, 300, 0,
+        0, 0, 5, 0, 33, 42, 100, 100, 300, 0,
         // threats: None OpenTwo Three DoubleTwo ThreeTwo OpenThree OpenThreeTwo DoubleThree
         //          Four FourTwo FourThree OpenFour Five Forbidden
-        0, 0, 8, 3, 9, 14, 39, 6, 2, 84, 120, 250, 400, 0,
+        0, 0, 5, 4, 15, 13, 33, 8, 0, 81, 120, 250, 400, 0,
+        // at least one square of each threat class, then the constant
+        0, 40, 52, 73, 17, 12, 77, 87, 37, 0, 0, 0, 0, 0, 22,
     ],
     [
-        0, 0, 2, 0, 30, 11, 100, 100, 300, 0, //
-        0, 0, 8, 13, 22, 4, 31, 8, 2, 100, 259, 250, 400, 0,
+        0, 0, 2, 0, 26, 7, 100, 100, 300, 0, //
+        0, 0, 8, 13, 22, 9, 28, 0, 13, 93, 279, 250, 400, 0, //
+        0, 0, 3, 13, 0, 44, 46, 48, 0, 0, 7, 0, 0, 0, 0,
     ],
 ];
 
 /// Weights for exact five, the same for both colours.
 pub const EXACT_WEIGHTS: Weights = [
-    // tune: rule exact5 size 15 games 4000 nodes 3000 seed 2 iterations 400
-    // loss train 0.6400 -> 0.6263, held-out 0.6256 -> 0.6137
+    // tune: rule exact5 size 15 games 4000 nodes 3000 seed 4 iterations 400
+    // loss train 0.5889 -> 0.5756, held-out 0.5857 -> 0.5711
     [
-        0, 1, 3, 1, 29, 42, 100, 100, 300, 0, //
-        0, 3, 5, 8, 13, 14, 35, 54, 0, 92, 120, 250, 400, 0,
+        0, 1, 3, 1, 26, 42, 100, 100, 300, 0, //
+        0, 0, 5, 7, 16, 18, 27, 0, 1, 89, 120, 250, 400, 0, //
+        0, 38, 60, 72, 27, 0, 83, 87, 19, 0, 0, 0, 0, 0, 24,
     ],
     [
-        0, 0, 0, 1, 26, 5, 100, 100, 300, 0, //
-        0, 1, 8, 10, 19, 0, 22, 22, 9, 87, 269, 250, 400, 0,
+        0, 1, 0, 0, 23, 3, 100, 100, 300, 0, //
+        0, 0, 10, 16, 24, 9, 18, 0, 17, 103, 259, 250, 400, 0, //
+        0, 0, 55, 24, 0, 7, 55, 61, 0, 0, 0, 0, 0, 0, 0,
     ],
 ];
 
 /// Weights for renju, per colour (black, white): black's fouls make the same shape
 /// worth different amounts to the two sides.
 pub const RENJU_WEIGHTS: [Weights; 2] = [
-    // tune: rule renju size 15 games 4000 nodes 3000 seed 3 iterations 400
-    // loss train 0.5878 -> 0.5754, held-out 0.5578 -> 0.5415
-    // (second round: the games were played with the first round's renju weights)
+    // tune: rule renju size 15 games 4000 nodes 3000 seed 4 iterations 400
+    // loss train 0.5977 -> 0.5782, held-out 0.5870 -> 0.5774
     [
         // black
         [
-            0, 0, 4, 7, 10, 48, 100, 100, 300, 0, //
-            0, 2, 0, 5, 5, 45, 64, 0, 0, 112, 120, 250, 400, 0,
+            0, 0, 3, 7, 0, 45, 100, 100, 300, 0, //
+            0, 0, 0, 4, 15, 41, 51, 0, 9, 89, 120, 250, 400, 0, //
+            0, 52, 36, 53, 0, 0, 88, 20, 0, 0, 0, 0, 0, 0, 43,
         ],
         [
-            0, 0, 1, 3, 2, 0, 100, 100, 300, 0, //
-            0, 2, 6, 8, 11, 36, 50, 0, 0, 136, 345, 250, 400, 0,
+            0, 0, 1, 12, 0, 1, 100, 100, 300, 0, //
+            0, 1, 0, 6, 6, 30, 36, 0, 14, 114, 338, 250, 400, 0, //
+            0, 0, 14, 29, 0, 19, 65, 19, 0, 0, 0, 0, 0, 0, 0,
         ],
     ],
     [
         // white
         [
-            0, 5, 3, 0, 0, 56, 100, 100, 300, 0, //
-            0, 3, 2, 0, 16, 48, 54, 0, 8, 87, 120, 250, 400, 0,
+            0, 3, 1, 0, 0, 45, 100, 100, 300, 0, //
+            0, 2, 12, 0, 8, 30, 42, 10, 1, 79, 120, 250, 400, 0, //
+            0, 28, 66, 84, 61, 26, 115, 72, 8, 27, 0, 0, 0, 0, 18,
         ],
         [
-            0, 3, 0, 0, 3, 0, 100, 100, 300, 0, //
-            0, 0, 5, 6, 29, 31, 43, 0, 18, 101, 205, 250, 400, 0,
+            0, 2, 0, 0, 0, 0, 100, 100, 300, 0, //
+            0, 0, 10, 0, 18, 22, 34, 0, 17, 106, 160, 250, 400, 0, //
+            0, 0, 0, 47, 35, 73, 92, 16, 0, 0, 28, 0, 0, 0, 0,
         ],
     ],
 ];
@@ -108,7 +131,19 @@ pub fn square_value(w: &Weights, pats: [Pat; 4], threat: Threat, role: usize) ->
 #[inline]
 pub fn evaluate(b: &Board) -> Score {
     let me = b.side_to_move();
-    b.value_sum(me, 0) - b.value_sum(me.opp(), 1)
+    let opp = me.opp();
+    let (wm, wo) = (&weights(b.rule(), me)[0], &weights(b.rule(), opp)[1]);
+    let mut s = b.value_sum(me, 0) - b.value_sum(opp, 1) + wm[BIAS] as i32 - wo[BIAS] as i32;
+    for t in 0..Threat::COUNT {
+        let t8 = Threat::from_u8(t as u8);
+        if b.count(me, t8) > 0 {
+            s += wm[HAS + t] as i32;
+        }
+        if b.count(opp, t8) > 0 {
+            s -= wo[HAS + t] as i32;
+        }
+    }
+    s
 }
 
 /// The feature counts of one colour: how many (square, line) pairs have each shape and
@@ -128,7 +163,9 @@ pub fn features(b: &Board, c: Color) -> [f32; FEATURES] {
             f[pat as usize] += 1.0;
         }
         f[Pat::COUNT + t as usize] += 1.0;
+        f[HAS + t as usize] = 1.0;
     }
+    f[BIAS] = 1.0;
     f
 }
 
@@ -153,8 +190,13 @@ mod tests {
                 b.set_side_to_move(me.opp());
             }
         }
+        // The empty board is worth the tempo alone.
         let empty = Board::square(15, Rule::Freestyle).unwrap();
-        assert_eq!(evaluate(&empty), 0);
+        assert_eq!(
+            evaluate(&empty),
+            (WEIGHTS[0][BIAS] - WEIGHTS[1][BIAS]) as i32
+        );
+        assert!(evaluate(&empty) > 0);
     }
 
     #[test]

@@ -8,7 +8,9 @@
 //! 3. Fits the weights by logistic regression: `P(win) = σ(eval / SCALE)` with the
 //!    evaluation linear in [`eval::features`], minimising the cross-entropy by Adam,
 //!    starting from the current weights. Weights of shapes that are decided tactically
-//!    (fours, fives) stay as they are.
+//!    (fours, fives) stay as they are. It also fits the line-shape and threat-class
+//!    weights alone (without the "has at least one" and tempo terms) and reports that
+//!    fit's loss, so a run shows what the extra terms add.
 //! 4. Prints the new table of the rule (`WEIGHTS`, `EXACT_WEIGHTS`, or `RENJU_WEIGHTS`
 //!    with a set per colour) to paste into `src/eval.rs`, with the loss before and after
 //!    on the training positions and on held-out games.
@@ -108,11 +110,19 @@ fn samples_of(rule: Rule, size: usize, game: &selfplay::Game) -> Vec<Sample> {
 
 /// Which weights the fit may change: shapes short of an open four, and threat classes
 /// short of an open four (the search resolves open fours and fives exactly).
-fn trainable(k: usize) -> bool {
-    if k < Pat::COUNT {
+fn trainable(k: usize, extra: bool) -> bool {
+    if k >= eval::HAS && !extra {
+        false
+    } else if k < Pat::COUNT {
         k > Pat::None as usize && k < Pat::OpenFour as usize
+    } else if k == eval::BIAS {
+        true
     } else {
-        let t = k - Pat::COUNT;
+        let t = if k < eval::HAS {
+            k - Pat::COUNT
+        } else {
+            k - eval::HAS
+        };
         t > Threat::None as usize && t < Threat::OpenFour as usize
     }
 }
@@ -143,7 +153,7 @@ pub fn loss(w: &Fitted, data: &[Sample]) -> f64 {
 /// Fits the weights of `rule` with Adam, starting from the current ones; returns the
 /// fitted weights. Under renju each colour gets its own; otherwise the gradients of
 /// both colours go to one shared set.
-pub fn fit(rule: Rule, data: &[Sample], iterations: usize) -> Fitted {
+pub fn fit(rule: Rule, data: &[Sample], iterations: usize, extra: bool) -> Fitted {
     let per_colour = rule == Rule::Renju;
     let mut w = [[[0f64; FEATURES]; 2]; 2];
     for c in [Color::Black, Color::White] {
@@ -173,7 +183,7 @@ pub fn fit(rule: Rule, data: &[Sample], iterations: usize) -> Fitted {
         for c in 0..colours {
             for r in 0..2 {
                 for k in 0..FEATURES {
-                    if !trainable(k) {
+                    if !trainable(k, extra) {
                         continue;
                     }
                     let gk = g[c][r][k] / n;
@@ -220,8 +230,14 @@ pub fn run(args: &[String]) -> Result<()> {
         (games / 4).max(1),
         start.elapsed().as_secs_f64()
     );
-    let w0 = fit(rule, &train, 0);
-    let w = fit(rule, &train, iterations);
+    let w0 = fit(rule, &train, 0, true);
+    let wb = fit(rule, &train, iterations, false);
+    eprintln!(
+        "base features only: loss train {:.4}, held-out {:.4}",
+        loss(&wb, &train),
+        loss(&wb, &test)
+    );
+    let w = fit(rule, &train, iterations, true);
     println!("// tune: rule {} size {size} games {games} nodes {nodes} seed {seed} iterations {iterations}", rule.name());
     println!(
         "// loss train {:.4} -> {:.4}, held-out {:.4} -> {:.4}",
