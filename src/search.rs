@@ -54,6 +54,10 @@ pub struct Params {
     /// Move-count pruning: in non-PV quiet nodes at depth 1 and 2, search at most this
     /// many moves, times the depth (0 = off). Measured: see the commit that set 4.
     pub move_count: usize,
+    /// Deepest depth where move-count pruning applies (the limit stays `move_count` times
+    /// the depth). 4 against 2: selfplay 100 ms/move, freestyle, 200 games, +102 -92 =6
+    /// (Elo +17 +- 48); nothing more on top of `rfpd` 6 (above), so it stays at 2.
+    pub move_count_depth: i32,
     /// At the root, before deepening: play a VCF or VCT of our own at once, and against
     /// the opponent's VCF search only the moves that refute it. On: selfplay at 200 ms a
     /// move, 200 games, +106 -90 =4 (Elo +28 +- 48); earlier 100 ms and 300 ms runs were
@@ -72,7 +76,9 @@ pub struct Params {
     /// beats beta by this much per depth (0 = off). 60: selfplay 100 ms/move, 300 games,
     /// +166 -124 =10 (Elo +49 +- 39) against off; 100 against 60: -24 +- 68.
     pub rfp_margin: i32,
-    /// Deepest depth where reverse futility pruning applies.
+    /// Deepest depth where reverse futility pruning applies. 6 against 3: selfplay
+    /// 100 ms/move, freestyle, 200 games, +110 -87 =3 (Elo +40 +- 48), and with `mcd` 4
+    /// or 6 on top +40 +- 48 and +31 +- 48 (see the commit that set it for the other rules).
     pub rfp_depth: i32,
     /// Null-move pruning: in non-PV nodes from this depth on, with the same guard and a
     /// static score at beta or above, let the opponent move twice at a reduced depth
@@ -97,11 +103,12 @@ impl Default for Params {
         Params {
             lmr: true,
             move_count: 4,
+            move_count_depth: 2,
             root_threats: true,
             leaf_vcf: false,
             vct_share: 100,
             rfp_margin: 60,
-            rfp_depth: 3,
+            rfp_depth: 6,
             nmp_depth: 0,
             lmr_scale: 0,
             iir_depth: 4,
@@ -121,6 +128,7 @@ impl Params {
             match k {
                 "lmr" => self.lmr = n != 0,
                 "mc" => self.move_count = n.max(0) as usize,
+                "mcd" => self.move_count_depth = n.max(0) as i32,
                 "threats" => self.root_threats = n != 0,
                 "leafvcf" => self.leaf_vcf = n != 0,
                 "vct" => self.vct_share = n.max(0) as u64,
@@ -797,7 +805,7 @@ impl Searcher {
             if mc > 0
                 && !pv_node
                 && quiet
-                && depth <= 2
+                && depth <= self.params.move_count_depth
                 && i >= mc * depth as usize
                 && best > -MATE_BOUND
             {
