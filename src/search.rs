@@ -56,7 +56,7 @@ pub struct Params {
     pub move_count: usize,
     /// Deepest depth where move-count pruning applies (the limit stays `move_count` times
     /// the depth). 4 against 2: selfplay 100 ms/move, freestyle, 200 games, +102 -92 =6
-    /// (Elo +17 +- 48); nothing more on top of `rfpd` 6 (above), so it stays at 2.
+    /// (Elo +17 +- 48); nothing more on top of `rfp_depth` 6 (below), so it stays at 2.
     pub move_count_depth: i32,
     /// At the root, before deepening: play a VCF or VCT of our own at once, and against
     /// the opponent's VCF search only the moves that refute it. On: selfplay at 200 ms a
@@ -77,8 +77,8 @@ pub struct Params {
     /// +166 -124 =10 (Elo +49 +- 39) against off; 100 against 60: -24 +- 68.
     pub rfp_margin: i32,
     /// Deepest depth where reverse futility pruning applies. 6 against 3: selfplay
-    /// 100 ms/move, freestyle, 200 games, +110 -87 =3 (Elo +40 +- 48), and with `mcd` 4
-    /// or 6 on top +40 +- 48 and +31 +- 48 (see the commit that set it for the other rules).
+    /// 100 ms/move, 200 games per rule, freestyle +110 -87 =3, exact five +107 -92 =1,
+    /// renju +116 -83 =1 (together Elo +41, 95% +14 to +70).
     pub rfp_depth: i32,
     /// Null-move pruning: in non-PV nodes from this depth on, with the same guard and a
     /// static score at beta or above, let the opponent move twice at a reduced depth
