@@ -8,7 +8,9 @@
 //! Counts of threat classes per colour make questions such as "can the opponent make five
 //! next move?" O(1).
 //!
-//! `make`/`unmake` keep everything exact; `check_invariants` recomputes it all from
+//! `make` saves the old shapes of every square it changes, and the totals, on an undo
+//! stack; `unmake` clears the line keys and restores the rest from there, without a
+//! single table lookup. `make`/`unmake` keep everything exact; `check_invariants` recomputes it all from
 //! scratch and is run after every `make`/`unmake` in debug builds.
 
 use crate::pattern::{self, slot, unpack4, Pat, Tables, Threat};
@@ -68,6 +70,23 @@ struct Square {
     threat: [u8; 2],
 }
 
+/// The shapes of one empty square before a move changed them, for `unmake`.
+#[derive(Copy, Clone)]
+struct Undo {
+    idx: u16,
+    pats: [u16; 2],
+    vals: [[i16; 2]; 2],
+    threat: [u8; 2],
+}
+
+/// The totals before a move, and where its entries on the undo stack begin.
+#[derive(Copy, Clone)]
+struct Frame {
+    counts: [[u16; Threat::COUNT]; 2],
+    value_sum: [[i32; 2]; 2],
+    undo_len: u32,
+}
+
 /// A Gomoku board with incremental shape information.
 #[derive(Clone)]
 pub struct Board {
@@ -87,6 +106,11 @@ pub struct Board {
     zobrist: u64,
     side: Color,
     history: Vec<Played>,
+    /// Per move in `history`: the totals before it.
+    frames: Vec<Frame>,
+    /// The old shapes of every square a move changed, so that `unmake` restores them
+    /// without looking anything up.
+    undo: Vec<Undo>,
     bbox: Option<(u8, u8, u8, u8)>,
 }
 
@@ -118,6 +142,8 @@ impl Board {
             zobrist: 0,
             side: Color::Black,
             history: Vec::with_capacity(width * height),
+            frames: Vec::with_capacity(width * height),
+            undo: Vec::with_capacity(64 * 40),
             bbox: None,
         };
         for y in 0..height {
@@ -339,22 +365,48 @@ impl Board {
             won,
             bbox: self.bbox,
         });
+        self.frames.push(Frame {
+            counts: self.counts,
+            value_sum: self.value_sum,
+            undo_len: self.undo.len() as u32,
+        });
         self.uncount(i);
         self.cells[i] = c.cell();
         self.zobrist ^= zobrist().stone[c.index()][i];
         self.bump_near(i, true);
+        // First every key and its table entry (forty independent loads the processor
+        // can overlap), then the shapes of the empty squares among them.
         let code = c.cell() as u32;
+        let line = &self.tables.line;
+        let mut seen = [0u8; 40];
         for (d, &off) in DIR_OFFSETS.iter().enumerate() {
             for k in 1..=5isize {
                 let q = (i as isize - off * k) as usize;
-                self.sq[q].keys[d] |= code << (2 * slot(k));
-                if self.cells[q] == cell::EMPTY {
-                    self.refresh(q, d);
-                }
+                let key = &mut self.sq[q].keys[d];
+                *key |= code << (2 * slot(k));
+                seen[d * 10 + 2 * (k as usize - 1)] = line[*key as usize];
                 let q = (i as isize + off * k) as usize;
-                self.sq[q].keys[d] |= code << (2 * slot(-k));
-                if self.cells[q] == cell::EMPTY {
-                    self.refresh(q, d);
+                let key = &mut self.sq[q].keys[d];
+                *key |= code << (2 * slot(-k));
+                seen[d * 10 + 2 * (k as usize - 1) + 1] = line[*key as usize];
+            }
+        }
+        for (d, &off) in DIR_OFFSETS.iter().enumerate() {
+            for k in 1..=5isize {
+                for (j, q) in [i as isize - off * k, i as isize + off * k]
+                    .into_iter()
+                    .enumerate()
+                {
+                    let q = q as usize;
+                    if self.cells[q] == cell::EMPTY {
+                        let lp = seen[d * 10 + 2 * (k as usize - 1) + j];
+                        let lp = if self.rule == Rule::Caro {
+                            self.caro_line_pats(q, d, lp)
+                        } else {
+                            lp as u16
+                        };
+                        self.refresh_with(q, d, lp);
+                    }
                 }
             }
         }
@@ -372,8 +424,11 @@ impl Board {
     }
 
     /// Takes back the last move. Does nothing on an empty history.
+    ///
+    /// The shapes come back from the undo stack: only the line keys are recomputed.
     pub fn unmake(&mut self) {
         let Some(m) = self.history.pop() else { return };
+        let f = self.frames.pop().expect("one frame per move");
         let i = m.pos.idx();
         let c = m.color;
         self.cells[i] = cell::EMPTY;
@@ -384,33 +439,22 @@ impl Board {
             for k in 1..=5isize {
                 let q = (i as isize - off * k) as usize;
                 self.sq[q].keys[d] &= mask.rotate_left(2 * slot(k));
-                if self.cells[q] == cell::EMPTY {
-                    self.refresh(q, d);
-                }
                 let q = (i as isize + off * k) as usize;
                 self.sq[q].keys[d] &= mask.rotate_left(2 * slot(-k));
-                if self.cells[q] == cell::EMPTY {
-                    self.refresh(q, d);
-                }
             }
         }
-        // The square's own keys were kept while it was occupied; rebuild its shapes.
-        let t = self.tables;
-        let mut pb = 0u16;
-        let mut pw = 0u16;
-        for d in 0..4 {
-            let lp = self.line_pats(i, d);
-            pb |= (lp & 15) << (4 * d);
-            pw |= (lp >> 4) << (4 * d);
+        // Newest first, so a square changed twice ends with its oldest shapes.
+        while self.undo.len() > f.undo_len as usize {
+            let u = self.undo.pop().expect("length checked");
+            let sq = &mut self.sq[u.idx as usize];
+            sq.pats = u.pats;
+            sq.vals = u.vals;
+            sq.threat = u.threat;
         }
-        self.sq[i].pats = [pb, pw];
-        let (cb, cw) = (t.combo(0, pb), t.combo(1, pw));
-        self.sq[i].threat = [cb.threat, cw.threat];
-        self.sq[i].vals = [cb.vals, cw.vals];
-        self.recount(i);
-        if self.rule == Rule::Caro {
-            self.caro_far_refresh(i);
-        }
+        // The played square was not refreshed while occupied: its shapes are still
+        // those from before the move.
+        self.counts = f.counts;
+        self.value_sum = f.value_sum;
         self.bbox = m.bbox;
         self.side = c;
         #[cfg(debug_assertions)]
@@ -425,17 +469,6 @@ impl Board {
             self.counts[c][t] -= 1;
             self.value_sum[c][0] -= self.sq[i].vals[c][0] as i32;
             self.value_sum[c][1] -= self.sq[i].vals[c][1] as i32;
-        }
-    }
-
-    /// Adds an empty square's threat classes and values to the totals.
-    #[inline]
-    fn recount(&mut self, i: usize) {
-        for c in 0..2 {
-            let t = self.sq[i].threat[c] as usize;
-            self.counts[c][t] += 1;
-            self.value_sum[c][0] += self.sq[i].vals[c][0] as i32;
-            self.value_sum[c][1] += self.sq[i].vals[c][1] as i32;
         }
     }
 
@@ -510,22 +543,41 @@ impl Board {
         }
     }
 
-    /// Recomputes the shape of empty square `i` on line `d` after its key changed.
-    #[inline]
+    /// Recomputes the shape of empty square `i` on line `d` after its key changed, and
+    /// saves the old shapes on the undo stack if they change.
     fn refresh(&mut self, i: usize, d: usize) {
-        let t = self.tables;
         let lp = self.line_pats(i, d);
+        self.refresh_with(i, d, lp);
+    }
+
+    /// [`Board::refresh`] with the square's shapes on that line already looked up.
+    #[inline]
+    #[allow(clippy::needless_range_loop)] // `c` indexes six arrays
+    fn refresh_with(&mut self, i: usize, d: usize, lp: u16) {
+        let t = self.tables;
         let shift = 4 * d;
         let mask = !(15u16 << shift);
+        let old = self.sq[i];
+        let new = [
+            (old.pats[0] & mask) | ((lp & 15) << shift),
+            (old.pats[1] & mask) | (((lp >> 4) & 15) << shift),
+        ];
+        if new == old.pats {
+            return;
+        }
+        self.undo.push(Undo {
+            idx: i as u16,
+            pats: old.pats,
+            vals: old.vals,
+            threat: old.threat,
+        });
+        self.sq[i].pats = new;
         for c in 0..2 {
-            let old = self.sq[i].pats[c];
-            let new = (old & mask) | (((lp >> (4 * c)) & 15) << shift);
-            if new == old {
+            if new[c] == old.pats[c] {
                 continue;
             }
-            self.sq[i].pats[c] = new;
-            let cmb = t.combo(c, new);
-            let ot = self.sq[i].threat[c];
+            let cmb = t.combo(c, new[c]);
+            let ot = old.threat[c];
             let nt = cmb.threat;
             if ot != nt {
                 self.counts[c][ot as usize] -= 1;
@@ -533,7 +585,7 @@ impl Board {
                 self.sq[i].threat[c] = nt;
             }
             let nv = cmb.vals;
-            let ov = self.sq[i].vals[c];
+            let ov = old.vals[c];
             self.value_sum[c][0] += nv[0] as i32 - ov[0] as i32;
             self.value_sum[c][1] += nv[1] as i32 - ov[1] as i32;
             self.sq[i].vals[c] = nv;
