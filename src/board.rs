@@ -9,11 +9,11 @@
 //! next move?" O(1).
 //!
 //! `make` saves the old shapes of every square it changes, and the totals, on an undo
-//! stack; `unmake` clears the line keys and restores the rest from there, without a
-//! single table lookup. `make`/`unmake` keep everything exact; `check_invariants` recomputes it all from
+//! stack; `unmake` takes the stone out of the line keys and restores the rest from
+//! there, without a single table lookup. `make`/`unmake` keep everything exact; `check_invariants` recomputes it all from
 //! scratch and is run after every `make`/`unmake` in debug builds.
 
-use crate::pattern::{self, slot, unpack4, Pat, Tables, Threat};
+use crate::pattern::{self, key_weight, line_key, unpack4, Pat, Tables, Threat};
 use crate::types::{cell, Color, Pos, Rule, CELLS, DIR_OFFSETS, MAX_SIZE, MIN_SIZE, STRIDE};
 use std::fmt;
 
@@ -383,11 +383,11 @@ impl Board {
             for k in 1..=5isize {
                 let q = (i as isize - off * k) as usize;
                 let key = &mut self.sq[q].keys[d];
-                *key |= code << (2 * slot(k));
+                *key += code * key_weight(k);
                 seen[d * 10 + 2 * (k as usize - 1)] = line[*key as usize];
                 let q = (i as isize + off * k) as usize;
                 let key = &mut self.sq[q].keys[d];
-                *key |= code << (2 * slot(-k));
+                *key += code * key_weight(-k);
                 seen[d * 10 + 2 * (k as usize - 1) + 1] = line[*key as usize];
             }
         }
@@ -434,13 +434,13 @@ impl Board {
         self.cells[i] = cell::EMPTY;
         self.zobrist ^= zobrist().stone[c.index()][i];
         self.bump_near(i, false);
-        let mask = !3u32;
+        let code = c.cell() as u32;
         for (d, &off) in DIR_OFFSETS.iter().enumerate() {
             for k in 1..=5isize {
                 let q = (i as isize - off * k) as usize;
-                self.sq[q].keys[d] &= mask.rotate_left(2 * slot(k));
+                self.sq[q].keys[d] -= code * key_weight(k);
                 let q = (i as isize + off * k) as usize;
-                self.sq[q].keys[d] &= mask.rotate_left(2 * slot(-k));
+                self.sq[q].keys[d] -= code * key_weight(-k);
             }
         }
         // Newest first, so a square changed twice ends with its oldest shapes.
@@ -625,14 +625,7 @@ impl Board {
         for p in self.squares() {
             let i = p.idx();
             for d in 0..4 {
-                let mut key = 0u32;
-                for k in -5isize..=5 {
-                    if k == 0 {
-                        continue;
-                    }
-                    let q = (i as isize + DIR_OFFSETS[d] * k) as usize;
-                    key |= (self.cells[q] as u32) << (2 * slot(k));
-                }
+                let key = line_key(|k| self.cells[(i as isize + DIR_OFFSETS[d] * k) as usize]);
                 keys[i][d] = key;
                 let lp = self.line_pats_for(i, d, key);
                 pats[i][0] |= (lp & 15) << (4 * d);

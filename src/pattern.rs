@@ -3,8 +3,8 @@
 //! combined threat class.
 //!
 //! A *line key* describes the ten squares within five steps of a centre square along one
-//! direction, two bits each (see [`crate::types::cell`]); the centre itself is not in the
-//! key. Five steps are enough to see every five through the centre and the squares just
+//! direction (see [`line_key`]: a base-three number per side, empty, black or white, and
+//! where the board ends); the centre itself is not in the key. Five steps are enough to see every five through the centre and the squares just
 //! beyond it, which decide overlines (exact five, renju) and blocked fives (caro).
 //!
 //! Shapes are defined recursively on the line, always through the centre stone:
@@ -163,18 +163,52 @@ const O: u8 = 1;
 const X: u8 = 2;
 const W: u8 = 3;
 
-/// Number of line-key bits: ten neighbours, two bits each.
-pub const KEY_BITS: u32 = 20;
-pub const KEY_COUNT: usize = 1 << KEY_BITS;
+/// Keys of one side of a line (the five squares from the centre outwards): the board
+/// ends there after `j` squares (`j` = 0..=5) and those squares are empty, black or
+/// white, so there are `1 + 3 + 9 + 27 + 81 + 243` of them.
+const SIDE_KEYS: u32 = 364;
 
-/// The key slot of the square `k` steps from the centre (`k` in -5..=5, not 0).
+/// Number of distinct line keys. A key is a base-three number per side, offset by where
+/// the board ends on that side (see [`line_key`]): 132 496 keys, where two bits per
+/// square would need 2^20. The table indexed by it (a byte per key) fits the processor's
+/// second-level cache.
+pub const KEY_COUNT: usize = (SIDE_KEYS * SIDE_KEYS) as usize;
+
+/// First key of a side whose board ends after `j` squares: `(3^j - 1) / 2`.
+const SIDE_OFFSET: [u32; 6] = [0, 1, 4, 13, 40, 121];
+
+/// What a stone of cell code 1 (black) `k` steps from the centre adds to the line key
+/// (`k` in -5..=5, not 0); a white stone (code 2) adds twice as much. Squares on the
+/// board only: the key changes by `code * key_weight(k)` when a stone is placed or taken
+/// away, whatever else is on the line.
 #[inline]
-pub const fn slot(k: isize) -> u32 {
+pub const fn key_weight(k: isize) -> u32 {
+    const POW3: [u32; 5] = [1, 3, 9, 27, 81];
     if k < 0 {
-        (k + 5) as u32
+        POW3[(-k - 1) as usize] * SIDE_KEYS
     } else {
-        (k + 4) as u32
+        POW3[(k - 1) as usize]
     }
+}
+
+/// The line key of the ten squares around a centre, `cell_at(k)` giving the cell code
+/// (as in [`crate::types::cell`]) of the square `k` steps away (`k` in -5..=5, not 0).
+/// Walls are only beyond the board's edge: a wall ends that side, and what lies past it
+/// is not looked at.
+pub fn line_key(cell_at: impl Fn(isize) -> u8) -> u32 {
+    let side = |dir: isize| {
+        let (mut v, mut j) = (0, 0);
+        while j < 5 {
+            let c = cell_at(dir * (j + 1));
+            if c == W {
+                break;
+            }
+            v += c as u32 * key_weight(j + 1);
+            j += 1;
+        }
+        SIDE_OFFSET[j as usize] + v
+    };
+    side(-1) * SIDE_KEYS + side(1)
 }
 
 /// Line of eleven cells with the centre at index 5.
@@ -473,10 +507,13 @@ impl Tables {
                             v
                         };
                     }
-                    let key = cells
-                        .iter()
-                        .enumerate()
-                        .fold(0usize, |k, (s, &v)| k | (v as usize) << (2 * s));
+                    let key = line_key(|k| {
+                        cells[if k < 0 {
+                            (k + 5) as usize
+                        } else {
+                            (k + 4) as usize
+                        }]
+                    }) as usize;
                     let mut lb: Line = [0; 11];
                     for s in 0..10 {
                         lb[if s < 5 { s } else { s + 1 }] = cells[s];
@@ -618,6 +655,47 @@ mod tests {
         assert_eq!(k("OX*XX.O", Kind::CaroStd), Pat::None);
         assert_eq!(k("OX*XX..O", Kind::CaroStd), Pat::Four);
         assert_eq!(k("OXX*XXXO", Kind::CaroExact), Pat::Overline);
+    }
+
+    #[test]
+    fn line_keys_are_dense_and_change_by_the_stone_weights() {
+        // Every line that can occur (walls only past the edges, then empty, black or
+        // white) has its own key below KEY_COUNT, and placing a stone adds its weight.
+        let mut seen = vec![false; KEY_COUNT];
+        let mut cells = [0u8; 11];
+        for wl in 0..=5isize {
+            for wr in 0..=5isize {
+                let inner = (10 - wl - wr) as u32;
+                for code in 0..3usize.pow(inner) {
+                    let mut c = code;
+                    for k in (-5isize..=5).filter(|&k| k != 0) {
+                        cells[(k + 5) as usize] = if k < -5 + wl || k > 5 - wr {
+                            W
+                        } else {
+                            let v = (c % 3) as u8;
+                            c /= 3;
+                            v
+                        };
+                    }
+                    let key = line_key(|k| cells[(k + 5) as usize]) as usize;
+                    assert!(key < KEY_COUNT && !seen[key], "key {key} twice or too big");
+                    seen[key] = true;
+                    for k in (-5isize..=5).filter(|&k| k != 0) {
+                        if cells[(k + 5) as usize] == E {
+                            for stone in [O, X] {
+                                let mut with = cells;
+                                with[(k + 5) as usize] = stone;
+                                assert_eq!(
+                                    line_key(|j| with[(j + 5) as usize]),
+                                    key as u32 + stone as u32 * key_weight(k)
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(seen.iter().all(|&s| s));
     }
 
     #[test]

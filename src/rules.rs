@@ -10,7 +10,7 @@
 //! tests cross-check the fast path against it on many random positions.
 
 use crate::board::Board;
-use crate::pattern::{slot, Pat, Threat};
+use crate::pattern::{key_weight, Pat, Threat};
 use crate::types::{Color, Pos, Rule};
 
 /// Whether black may not play at the empty square `p` (always false outside renju).
@@ -98,7 +98,7 @@ fn real_threes(b: &mut Board, p: Pos, pats: &[Pat; 4]) -> u32 {
                 continue;
             }
             // Would a black stone at q turn p's line into a straight four?
-            let with_q = key | (crate::types::cell::BLACK as u32) << (2 * slot(k));
+            let with_q = key + crate::types::cell::BLACK as u32 * key_weight(k);
             if t.pat(with_q, Color::Black) == Pat::OpenFour && !is_forbidden(b, q) {
                 real += 1;
                 break;

@@ -39,7 +39,7 @@
 //! A solver is not shared between threads: give each search thread its own.
 
 use crate::board::Board;
-use crate::pattern::{combine, slot, Pat, Threat};
+use crate::pattern::{combine, key_weight, Pat, Threat};
 use crate::rules;
 use crate::types::{Color, Pos, Rule, CELLS, DIRS};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -1553,7 +1553,7 @@ fn open_four_survives(b: &Board, w: Pos, q: Pos, a: Color) -> bool {
         return true;
     }
     debug_assert_eq!(w.step(dir, k), q);
-    let key = b.key(w, dir) | ((a.opp().cell() as u32) << (2 * slot(k)));
+    let key = b.key(w, dir) + a.opp().cell() as u32 * key_weight(k);
     let mut pats = b.pats(w, a);
     pats[dir] = b.tables().pat(key, a);
     combine(pats, renju_black(b, a)) == Threat::OpenFour

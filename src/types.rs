@@ -53,7 +53,7 @@ impl Color {
     }
 }
 
-/// Cell codes in the board array (two bits each in line keys).
+/// Cell codes in the board array (the digits of line keys, see [`crate::pattern::line_key`]).
 pub mod cell {
     pub const EMPTY: u8 = 0;
     pub const BLACK: u8 = 1;
