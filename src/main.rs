@@ -17,7 +17,7 @@ Commands:
   puzzles     run the engine on puzzle files and count good answers
   selfplay    in-process games between search settings
   openings    balanced openings for match runners
-  tune        fit the evaluation weights to self-play results
+  tune        fit the evaluation weights to self-play or recorded results
   help        this text
 
 Positions for play/analyse/solve: --moves \"h8 i9 ...\" (or x,y squares), --file F

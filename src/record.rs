@@ -154,6 +154,75 @@ pub fn parse_sgf(text: &str) -> Result<Record> {
     Ok((w, h, moves))
 }
 
+/// Who won a recorded game, as an SGF `RE` property says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordResult {
+    BlackWins,
+    WhiteWins,
+    Draw,
+}
+
+/// One game of a file of SGF games, such as the `-sgf` output of c-gomoku-cli.
+#[derive(Clone, Debug)]
+pub struct SgfGame {
+    pub record: Record,
+    /// From `RE[B+…]`, `RE[W+…]`, `RE[0]` or `RE[Draw]`; `None` without a result.
+    pub result: Option<RecordResult>,
+    /// The rule from `RU[n]` (Gomocup's rule numbers), if the game states one.
+    pub rule: Option<crate::types::Rule>,
+    /// How many moves carry the comment `C[opening move]` (c-gomoku-cli marks the
+    /// opening it was given that way).
+    pub opening: usize,
+}
+
+/// The value of the first property `name[...]` in `text` that is a property name of
+/// its own (not the tail of a longer one).
+fn sgf_property<'a>(text: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!("{name}[");
+    let mut from = 0;
+    while let Some(i) = text[from..].find(&key).map(|i| i + from) {
+        let whole = i == 0 || !text.as_bytes()[i - 1].is_ascii_alphabetic();
+        let rest = &text[i + key.len()..];
+        if whole {
+            return rest.find(']').map(|e| &rest[..e]);
+        }
+        from = i + key.len();
+    }
+    None
+}
+
+/// Reads every game of a file of SGF games (each `(;…)` in turn). A game that does
+/// not parse comes back as its error, so one damaged record does not lose the rest.
+pub fn parse_sgf_games(text: &str) -> Vec<Result<SgfGame>> {
+    let starts: Vec<usize> = text.match_indices("(;").map(|(i, _)| i).collect();
+    let mut out = Vec::new();
+    for (k, &s) in starts.iter().enumerate() {
+        let e = starts.get(k + 1).copied().unwrap_or(text.len());
+        let game = &text[s..e];
+        out.push(parse_sgf(game).map(|record| {
+            let result = sgf_property(game, "RE").and_then(|r| {
+                let r = r.trim().to_ascii_lowercase();
+                if r.starts_with("b+") {
+                    Some(RecordResult::BlackWins)
+                } else if r.starts_with("w+") {
+                    Some(RecordResult::WhiteWins)
+                } else if r == "0" || r.starts_with("draw") || r == "d" {
+                    Some(RecordResult::Draw)
+                } else {
+                    None
+                }
+            });
+            SgfGame {
+                record,
+                result,
+                rule: sgf_property(game, "RU").and_then(crate::types::Rule::parse),
+                opening: game.matches("C[opening move]").count(),
+            }
+        }));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,5 +242,30 @@ mod tests {
         let (w, h, m2) = parse_sgf(&write_sgf(&b, Some("B+R"))).unwrap();
         assert_eq!((w, h), (15, 15));
         assert_eq!(m2, m);
+    }
+
+    #[test]
+    fn a_file_of_sgf_games_reads_game_by_game() {
+        // As c-gomoku-cli writes them: a rule, a result, the opening marked by comments.
+        let text = "(;FF[4]GM[4]RU[4]SZ[15]PB[a]PW[b]RE[W+1]TE[White win]\n\
+            ;B[hh]C[opening move];W[ih]C[opening move];B[hg]C[opening move]\n\
+            ;W[ig]C[37ms];B[hf]C[41ms])\n\n\
+            (;FF[4]GM[4]RU[0]SZ[15]RE[0];B[aa];W[zz])\n\
+            (;FF[4]GM[4]SZ[20]RE[B+R];B[ab];W[ba])\n";
+        let games = parse_sgf_games(text);
+        assert_eq!(games.len(), 3);
+        let g = games[0].as_ref().unwrap();
+        assert_eq!(g.result, Some(RecordResult::WhiteWins));
+        assert_eq!(g.rule, Some(Rule::Renju));
+        assert_eq!(g.opening, 3);
+        assert_eq!(g.record.2, vec![(7, 7), (8, 7), (7, 6), (8, 6), (7, 5)]);
+        // A move off the board spoils that game only.
+        assert!(games[1].is_err());
+        let g = games[2].as_ref().unwrap();
+        assert_eq!(
+            (g.record.0, g.result, g.rule),
+            (20, Some(RecordResult::BlackWins), None)
+        );
+        assert_eq!(g.record.2, vec![(0, 1), (1, 0)]);
     }
 }

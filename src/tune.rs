@@ -1,7 +1,9 @@
-//! `pbrain-fivefold tune`: fits the evaluation weights to self-play results.
+//! `pbrain-fivefold tune`: fits the evaluation weights to game results.
 //!
 //! 1. Plays games between two copies of the current engine (a node limit per move, so
-//!    the run is reproducible), from seeded random openings.
+//!    the run is reproducible), from seeded random openings; or, with `--sgf`, reads
+//!    recorded games (a file of SGF games with results, such as c-gomoku-cli's `-sgf`
+//!    output of matches between any engines), every fifth of them held out.
 //! 2. Keeps the quiet positions (nobody can make five or an open four at once: those
 //!    are the search's business, not the evaluation's) with the game's result from the
 //!    side to move's view (1 win, ½ draw, 0 loss).
@@ -16,11 +18,12 @@
 //!    on the training positions and on held-out games.
 
 use crate::board::Board;
-use crate::cli::Args;
+use crate::cli::{self, Args};
 use crate::eval::{self, FEATURES};
 use crate::pattern::{Pat, Threat};
+use crate::record::{self, RecordResult};
 use crate::selfplay::{self, Limit, Outcome, Player};
-use crate::types::{Color, Rule};
+use crate::types::{Color, Pos, Rule};
 use anyhow::Result;
 
 /// Evaluation units per logit in the win-probability model.
@@ -86,7 +89,12 @@ pub fn generate(
 }
 
 fn samples_of(rule: Rule, size: usize, game: &selfplay::Game) -> Vec<Sample> {
-    let mut b = Board::square(size, rule).expect("size");
+    let b = Board::square(size, rule).expect("size");
+    samples_on(b, game)
+}
+
+/// The samples of `game` played out on the empty board `b`.
+fn samples_on(mut b: Board, game: &selfplay::Game) -> Vec<Sample> {
     let mut out = Vec::new();
     for (i, &p) in game.moves.iter().enumerate() {
         if i >= game.opening_len && is_quiet(&b) {
@@ -106,6 +114,58 @@ fn samples_of(rule: Rule, size: usize, game: &selfplay::Game) -> Vec<Sample> {
         b.make(p);
     }
     out
+}
+
+/// Samples from recorded games (a file of SGF games, such as c-gomoku-cli's `-sgf`
+/// output), split into training and held-out games (every fifth game is held out).
+/// Games of another rule (by `RU`), without a result, or that do not parse are skipped
+/// and counted, and so is a game with an illegal move.
+pub fn samples_from_sgf(rule: Rule, text: &str) -> (Vec<Sample>, Vec<Sample>, usize, usize) {
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    let (mut used, mut skipped) = (0, 0);
+    for g in record::parse_sgf_games(text) {
+        let Ok(g) = g else {
+            skipped += 1;
+            continue;
+        };
+        let outcome = match g.result {
+            Some(RecordResult::BlackWins) => Outcome::BlackWins,
+            Some(RecordResult::WhiteWins) => Outcome::WhiteWins,
+            Some(RecordResult::Draw) => Outcome::Draw,
+            None => {
+                skipped += 1;
+                continue;
+            }
+        };
+        if g.rule.is_some_and(|r| r != rule) {
+            skipped += 1;
+            continue;
+        }
+        let (w, h, squares) = g.record;
+        let Ok(played) = cli::board_from_moves(&squares, w, h, rule) else {
+            skipped += 1;
+            continue;
+        };
+        let Ok(empty) = Board::new(w, h, rule) else {
+            skipped += 1;
+            continue;
+        };
+        let moves: Vec<Pos> = played.history().iter().map(|m| m.pos).collect();
+        let game = selfplay::Game {
+            moves,
+            opening_len: g.opening,
+            outcome,
+            foul: false,
+        };
+        let samples = samples_on(empty, &game);
+        if used % 5 == 4 {
+            test.extend(samples);
+        } else {
+            train.extend(samples);
+        }
+        used += 1;
+    }
+    (train, test, used, skipped)
 }
 
 /// Which weights the fit may change: shapes short of an open four, and threat classes
@@ -202,34 +262,61 @@ pub fn fit(rule: Rule, data: &[Sample], iterations: usize, extra: bool) -> Fitte
     w
 }
 
-/// `pbrain-fivefold tune --games 400 --nodes 4000 --rule 0 --size 15 --seed 1 --iterations 300`
+/// `pbrain-fivefold tune --games 400 --nodes 4000 --rule 0 --size 15 --seed 1 --iterations 300`,
+/// or `tune --sgf games.sgf[,more.sgf] --rule 0` to fit to recorded games instead (add
+/// `--games N` to mix in N self-play games).
 pub fn run(args: &[String]) -> Result<()> {
     let args = Args::new(args);
     let rule = args.rule()?;
     let size: usize = args.number("--size")?.unwrap_or(15);
-    let games: usize = args.number("--games")?.unwrap_or(400);
+    let sgf = args.value("--sgf");
+    let games: usize = args
+        .number("--games")?
+        .unwrap_or(if sgf.is_some() { 0 } else { 400 });
     let nodes: u64 = args.number("--nodes")?.unwrap_or(4000);
     let seed: u64 = args.number("--seed")?.unwrap_or(1);
     let iterations: usize = args.number("--iterations")?.unwrap_or(300);
     let threads: usize = args.number("--threads")?.unwrap_or(2);
     let start = std::time::Instant::now();
-    let train = generate(rule, size, games, nodes, seed, threads);
-    let test = generate(
-        rule,
-        size,
-        (games / 4).max(1),
-        nodes,
-        seed ^ 0xABCDEF,
-        threads,
-    );
-    eprintln!(
-        "{} training and {} held-out positions from {} + {} games in {:.1}s",
-        train.len(),
-        test.len(),
-        games,
-        (games / 4).max(1),
-        start.elapsed().as_secs_f64()
-    );
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    if games > 0 {
+        train = generate(rule, size, games, nodes, seed, threads);
+        test = generate(
+            rule,
+            size,
+            (games / 4).max(1),
+            nodes,
+            seed ^ 0xABCDEF,
+            threads,
+        );
+        eprintln!(
+            "{} training and {} held-out positions from {} + {} self-play games in {:.1}s",
+            train.len(),
+            test.len(),
+            games,
+            (games / 4).max(1),
+            start.elapsed().as_secs_f64()
+        );
+    }
+    let mut recorded = 0;
+    for file in sgf.into_iter().flat_map(|s| s.split(',')) {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| anyhow::anyhow!("cannot read {file}: {e}"))?;
+        let (tr, te, used, skipped) = samples_from_sgf(rule, &text);
+        eprintln!(
+            "{file}: {used} games ({} training and {} held-out positions), {skipped} skipped",
+            tr.len(),
+            te.len()
+        );
+        recorded += used;
+        train.extend(tr);
+        test.extend(te);
+    }
+    if train.is_empty() {
+        anyhow::bail!(
+            "no training positions: give --games N or --sgf FILE with games of this rule"
+        );
+    }
     let w0 = fit(rule, &train, 0, true);
     let wb = fit(rule, &train, iterations, false);
     eprintln!(
@@ -238,7 +325,15 @@ pub fn run(args: &[String]) -> Result<()> {
         loss(&wb, &test)
     );
     let w = fit(rule, &train, iterations, true);
-    println!("// tune: rule {} size {size} games {games} nodes {nodes} seed {seed} iterations {iterations}", rule.name());
+    if sgf.is_some() {
+        println!(
+            "// tune: rule {} recorded games {recorded} ({}) self-play games {games} nodes {nodes} seed {seed} iterations {iterations}",
+            rule.name(),
+            sgf.unwrap_or_default()
+        );
+    } else {
+        println!("// tune: rule {} size {size} games {games} nodes {nodes} seed {seed} iterations {iterations}", rule.name());
+    }
     println!(
         "// loss train {:.4} -> {:.4}, held-out {:.4} -> {:.4}",
         loss(&w0, &train),
@@ -269,4 +364,52 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     println!("];");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recorded_games_teach_their_results_from_the_side_to_move() {
+        // Five freestyle games: three opening moves (not sampled), then two moves, so
+        // two positions each, white to move and then black. Then a renju game and one
+        // without a result, which a freestyle fit must skip.
+        let game = |re: &str, ru: u8| {
+            format!(
+                "(;FF[4]GM[4]RU[{ru}]SZ[15]RE[{re}];B[hh]C[opening move];W[ih]C[opening move]\
+                 ;B[hg]C[opening move];W[ig]C[9ms];B[hf]C[9ms])\n"
+            )
+        };
+        let mut text = String::new();
+        for re in ["B+1", "W+1", "0", "B+1", "W+1"] {
+            text += &game(re, 0);
+        }
+        text += &game("B+1", 4);
+        text += &game("?", 0);
+        let (train, test, used, skipped) = samples_from_sgf(Rule::Freestyle, &text);
+        assert_eq!((used, skipped), (5, 2));
+        assert_eq!((train.len(), test.len()), (8, 2));
+        let results: Vec<(Color, f32)> = train.iter().map(|s| (s.color, s.result)).collect();
+        use Color::{Black, White};
+        assert_eq!(
+            results,
+            [
+                (White, 0.0),
+                (Black, 1.0),
+                (White, 1.0),
+                (Black, 0.0),
+                (White, 0.5),
+                (Black, 0.5),
+                (White, 0.0),
+                (Black, 1.0)
+            ]
+        );
+        // The fifth game is the held-out one: a white win.
+        assert_eq!((test[0].color, test[0].result), (White, 1.0));
+        // The features are those of the position reached: black has three stones.
+        let b = cli::board_from_moves(&[(7, 7), (8, 7), (7, 6)], 15, 15, Rule::Freestyle).unwrap();
+        assert_eq!(train[0].me, eval::features(&b, White));
+        assert_eq!(train[0].opp, eval::features(&b, Black));
+    }
 }
