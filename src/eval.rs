@@ -13,9 +13,11 @@
 //! worth more than the fifth, since only one move is played at a time), and a constant
 //! for the side to move (the tempo).
 //!
-//! The weights are fitted by `pbrain-fivefold tune` (logistic regression of self-play
+//! The weights are fitted by `pbrain-fivefold tune` (logistic regression of game
 //! results against these same features, see [`crate::tune`]), per rule: freestyle and
-//! caro share one set, exact five has its own, and renju one per colour.
+//! caro share one set, exact five has its own, and renju one per colour. The freestyle
+//! set is fitted to games a stronger engine (PentaZen) played against itself, recorded
+//! with c-gomoku-cli; the others to Fivefold's own self-play.
 
 use crate::board::Board;
 use crate::pattern::{Pat, Threat};
@@ -40,21 +42,22 @@ pub type Weights = [[i16; FEATURES]; 2];
 
 /// Weights for freestyle and caro, the same for both colours.
 pub const WEIGHTS: Weights = [
-    // tune: rule freestyle size 15 games 4000 nodes 3000 seed 4 iterations 400
-    // loss train 0.5689 -> 0.5584, held-out 0.5595 -> 0.5499
+    // tune --sgf: rule freestyle, 1821 recorded games of PentaZen 0.4.17 against itself
+    // (c-gomoku-cli, 0.07 s/move, `openings --seed 101`), iterations 400
+    // loss train 0.5727 -> 0.5566, held-out 0.5466 -> 0.5360
     [
         // line shapes: None Two OpenTwo Three OpenThree Four OpenFour DoubleFour Five Overline
-        0, 0, 5, 0, 33, 42, 100, 100, 300, 0,
+        0, 0, 6, 6, 30, 42, 100, 100, 300, 0,
         // threats: None OpenTwo Three DoubleTwo ThreeTwo OpenThree OpenThreeTwo DoubleThree
         //          Four FourTwo FourThree OpenFour Five Forbidden
-        0, 0, 5, 4, 15, 13, 33, 8, 0, 81, 120, 250, 400, 0,
+        0, 1, 0, 5, 14, 15, 26, 0, 0, 94, 120, 250, 400, 0,
         // at least one square of each threat class, then the constant
-        0, 40, 52, 73, 17, 12, 77, 87, 37, 0, 0, 0, 0, 0, 22,
+        0, 43, 40, 123, 33, 0, 106, 104, 71, 18, 0, 0, 0, 0, 15,
     ],
     [
-        0, 0, 2, 0, 26, 7, 100, 100, 300, 0, //
-        0, 0, 8, 13, 22, 9, 28, 0, 13, 93, 279, 250, 400, 0, //
-        0, 0, 3, 13, 0, 44, 46, 48, 0, 0, 7, 0, 0, 0, 0,
+        0, 0, 0, 3, 18, 16, 100, 100, 300, 0, //
+        0, 6, 4, 20, 23, 14, 29, 0, 31, 100, 240, 250, 400, 0, //
+        0, 0, 0, 21, 0, 29, 94, 44, 0, 0, 2, 0, 0, 0, 7,
     ],
 ];
 
