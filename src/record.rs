@@ -173,6 +173,10 @@ pub struct SgfGame {
     /// How many moves carry the comment `C[opening move]` (c-gomoku-cli marks the
     /// opening it was given that way).
     pub opening: usize,
+    /// False when the game's `TE` says it ended off the board: a time forfeit, a crash,
+    /// an illegal move or a renju foul (c-gomoku-cli's wording). Such a result says
+    /// nothing about the position, so `tune` leaves these games out.
+    pub decided_on_board: bool,
 }
 
 /// The value of the first property `name[...]` in `text` that is a property name of
@@ -217,6 +221,12 @@ pub fn parse_sgf_games(text: &str) -> Vec<Result<SgfGame>> {
                 result,
                 rule: sgf_property(game, "RU").and_then(crate::types::Rule::parse),
                 opening: game.matches("C[opening move]").count(),
+                decided_on_board: !sgf_property(game, "TE").is_some_and(|t| {
+                    let t = t.to_ascii_lowercase();
+                    ["forfeit", "crash", "illegal", "forbidden"]
+                        .iter()
+                        .any(|w| t.contains(w))
+                }),
             }
         }));
     }
@@ -251,10 +261,13 @@ mod tests {
             ;B[hh]C[opening move];W[ih]C[opening move];B[hg]C[opening move]\n\
             ;W[ig]C[37ms];B[hf]C[41ms])\n\n\
             (;FF[4]GM[4]RU[0]SZ[15]RE[0];B[aa];W[zz])\n\
-            (;FF[4]GM[4]SZ[20]RE[B+R];B[ab];W[ba])\n";
+            (;FF[4]GM[4]SZ[20]RE[B+R];B[ab];W[ba])\n\
+            (;FF[4]GM[4]RU[0]SZ[15]RE[B+1]TE[Black win by time forfeit];B[hh];W[ih])\n\
+            (;FF[4]GM[4]RU[4]SZ[15]RE[W+1]TE[Black play forbidden move - double three];B[hh])\n";
         let games = parse_sgf_games(text);
-        assert_eq!(games.len(), 3);
+        assert_eq!(games.len(), 5);
         let g = games[0].as_ref().unwrap();
+        assert!(g.decided_on_board);
         assert_eq!(g.result, Some(RecordResult::WhiteWins));
         assert_eq!(g.rule, Some(Rule::Renju));
         assert_eq!(g.opening, 3);
@@ -267,5 +280,11 @@ mod tests {
             (20, Some(RecordResult::BlackWins), None)
         );
         assert_eq!(g.record.2, vec![(0, 1), (1, 0)]);
+        assert!(g.decided_on_board);
+        // A loss on time or by a foul is a result, but not one the position earned.
+        let g = games[3].as_ref().unwrap();
+        assert_eq!(g.result, Some(RecordResult::BlackWins));
+        assert!(!g.decided_on_board);
+        assert!(!games[4].as_ref().unwrap().decided_on_board);
     }
 }

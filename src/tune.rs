@@ -118,8 +118,9 @@ fn samples_on(mut b: Board, game: &selfplay::Game) -> Vec<Sample> {
 
 /// Samples from recorded games (a file of SGF games, such as c-gomoku-cli's `-sgf`
 /// output), split into training and held-out games (every fifth game is held out).
-/// Games of another rule (by `RU`), without a result, or that do not parse are skipped
-/// and counted, and so is a game with an illegal move.
+/// Games of another rule (by `RU`), without a result, ended off the board (on time, by a
+/// crash or a foul: see [`record::SgfGame::decided_on_board`]), or that do not parse are
+/// skipped and counted, and so is a game with an illegal move.
 pub fn samples_from_sgf(rule: Rule, text: &str) -> (Vec<Sample>, Vec<Sample>, usize, usize) {
     let (mut train, mut test) = (Vec::new(), Vec::new());
     let (mut used, mut skipped) = (0, 0);
@@ -137,7 +138,7 @@ pub fn samples_from_sgf(rule: Rule, text: &str) -> (Vec<Sample>, Vec<Sample>, us
                 continue;
             }
         };
-        if g.rule.is_some_and(|r| r != rule) {
+        if g.rule.is_some_and(|r| r != rule) || !g.decided_on_board {
             skipped += 1;
             continue;
         }
@@ -373,8 +374,8 @@ mod tests {
     #[test]
     fn recorded_games_teach_their_results_from_the_side_to_move() {
         // Five freestyle games: three opening moves (not sampled), then two moves, so
-        // two positions each, white to move and then black. Then a renju game and one
-        // without a result, which a freestyle fit must skip.
+        // two positions each, white to move and then black. Then a renju game, one
+        // without a result and one lost on time, which a freestyle fit must skip.
         let game = |re: &str, ru: u8| {
             format!(
                 "(;FF[4]GM[4]RU[{ru}]SZ[15]RE[{re}];B[hh]C[opening move];W[ih]C[opening move]\
@@ -387,8 +388,9 @@ mod tests {
         }
         text += &game("B+1", 4);
         text += &game("?", 0);
+        text += &game("W+1", 0).replace("RE[W+1]", "RE[W+1]TE[White win by time forfeit]");
         let (train, test, used, skipped) = samples_from_sgf(Rule::Freestyle, &text);
-        assert_eq!((used, skipped), (5, 2));
+        assert_eq!((used, skipped), (5, 3));
         assert_eq!((train.len(), test.len()), (8, 2));
         let results: Vec<(Color, f32)> = train.iter().map(|s| (s.color, s.result)).collect();
         use Color::{Black, White};
