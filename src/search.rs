@@ -359,7 +359,13 @@ impl Searcher {
             return result;
         }
         if self.params.root_threats && self.thread_id == 0 && !limits.skip_threats {
-            if let Some(line) = self.root_threats(&mut b, &mut root, limits) {
+            let found = self.root_threats(&mut b, &mut root, limits);
+            // The solvers must leave the board as they found it, stopped or not.
+            debug_assert_eq!(
+                (b.hash(), b.move_count()),
+                (board.hash(), board.move_count())
+            );
+            if let Some(line) = found {
                 result.best = line[0];
                 result.score = mate_in(line.len() as i32);
                 // A threat-space win is proven to its end: report its length as the depth.

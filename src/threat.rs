@@ -1416,7 +1416,12 @@ impl ThreatSolver {
                 let r = if k.len() == 1 {
                     k.as_slice()[0]
                 } else {
-                    self.stubborn(b, k.as_slice().to_vec(), budget, vct, ctl)?
+                    // Stopped (the clock, a stop command, the node limit): give up the
+                    // line, but through the unmakes below, never straight out.
+                    let Some(r) = self.stubborn(b, k.as_slice().to_vec(), budget, vct, ctl) else {
+                        break false;
+                    };
+                    r
                 };
                 line.push(r);
                 self.make(b, r);
