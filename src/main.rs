@@ -49,7 +49,7 @@ fn main() -> ExitCode {
                 fivefold::bench::run_search_threads(depth, threads)
             };
             for l in lines {
-                println!("{l}");
+                fivefold::outln!("{l}");
             }
             ExitCode::SUCCESS
         }
@@ -61,11 +61,11 @@ fn main() -> ExitCode {
         Some("play") => finish(fivefold::play::run(&args[2..])),
         Some("analyse") | Some("analyze") => finish(fivefold::analyse::run(&args[2..])),
         Some("help") | Some("--help") | Some("-h") => {
-            println!("{USAGE}");
+            fivefold::outln!("{USAGE}");
             ExitCode::SUCCESS
         }
         Some("--version") | Some("-V") => {
-            println!("pbrain-fivefold {}", env!("CARGO_PKG_VERSION"));
+            fivefold::outln!("pbrain-fivefold {}", env!("CARGO_PKG_VERSION"));
             ExitCode::SUCCESS
         }
         // No argument (as managers start engines), or an option we do not know (a manager

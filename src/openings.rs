@@ -96,8 +96,8 @@ pub fn run(args: &[String]) -> Result<()> {
     let format = args.value("--format").unwrap_or("offset");
     for o in balanced(rule, size, stones, count, seed, max_eval) {
         match format {
-            "offset" => println!("{}", offset_line(&o, size)),
-            "pos" => println!("{}", pos_line(&o)),
+            "offset" => crate::outln!("{}", offset_line(&o, size)),
+            "pos" => crate::outln!("{}", pos_line(&o)),
             f => bail!("unknown format '{f}' (offset or pos)"),
         }
     }

@@ -133,7 +133,7 @@ pub fn run(args: &[String]) -> Result<()> {
             total += 1;
             solved += ok as u32;
             if !opts.flag("--quiet") {
-                println!(
+                crate::outln!(
                     "{} {:<6} {} {}",
                     p.id,
                     p.category,
@@ -143,6 +143,6 @@ pub fn run(args: &[String]) -> Result<()> {
             }
         }
     }
-    println!("Solved: {solved}/{total}");
+    crate::outln!("Solved: {solved}/{total}");
     Ok(())
 }

@@ -292,7 +292,7 @@ pub fn run(args: &[String]) -> anyhow::Result<()> {
         .collect();
     let t = run_match(rule, size, &openings, &a, &b);
     let (e, err) = elo(&t);
-    println!(
+    crate::outln!(
         "{pa} vs {pb}: {} games, +{} -{} ={} (fouls {}), score {:.1}%, Elo {:+.0} ± {:.0}",
         t.games(),
         t.wins,

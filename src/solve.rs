@@ -160,13 +160,13 @@ pub fn run(args: &[String]) -> Result<()> {
                 .as_deref()
                 .map(|v| json_list(&names(v)))
                 .unwrap_or_else(|| "null".into());
-            println!(
+            crate::outln!(
                 "{{\"tomove\":\"{}\",\"opponent_vcf\":{},\"defences\":{list},\"time_ms\":{ms:.3}}}",
                 me.name(),
                 d.is_some()
             );
         } else {
-            println!(
+            crate::outln!(
                 "position: {}x{} {}, {} to move",
                 b.width(),
                 h,
@@ -174,13 +174,13 @@ pub fn run(args: &[String]) -> Result<()> {
                 me.name()
             );
             match d {
-                None => println!("opponent VCF: no (nothing to defend against)"),
+                None => crate::outln!("opponent VCF: no (nothing to defend against)"),
                 Some(v) => {
-                    println!("opponent VCF: yes");
-                    println!("defences ({}): {}", v.len(), names(&v).join(" "));
+                    crate::outln!("opponent VCF: yes");
+                    crate::outln!("defences ({}): {}", v.len(), names(&v).join(" "));
                 }
             }
-            println!("time: {ms:.1}ms");
+            crate::outln!("time: {ms:.1}ms");
         }
         return Ok(());
     }
@@ -253,7 +253,7 @@ fn print_result(
         .map(|&p| move_xy(p))
         .collect();
     if json {
-        println!(
+        crate::outln!(
             "{{\"kind\":\"{}\",\"rule\":\"{}\",\"size\":{},\"tomove\":\"{}\",\"result\":\"{verdict}\",\
 \"line\":{},\"line_xy\":{},\"plies\":{},\"nodes\":{},\"time_ms\":{ms:.3}}}",
             kind.to_ascii_lowercase(),
@@ -267,7 +267,7 @@ fn print_result(
         );
         return;
     }
-    println!(
+    crate::outln!(
         "position: {}x{} {}, {} to move",
         b.width(),
         h,
@@ -275,18 +275,18 @@ fn print_result(
         b.side_to_move().name()
     );
     match verdict {
-        "unknown" => println!("{kind}: unknown (node limit reached)"),
-        v => println!("{kind}: {v}"),
+        "unknown" => crate::outln!("{kind}: unknown (node limit reached)"),
+        v => crate::outln!("{kind}: {v}"),
     }
     if line.is_some() {
-        println!("sequence: {}", names.join(" "));
-        println!("sequence (x,y): {}", xys.join(" "));
-        println!("plies: {}", names.len());
+        crate::outln!("sequence: {}", names.join(" "));
+        crate::outln!("sequence (x,y): {}", xys.join(" "));
+        crate::outln!("plies: {}", names.len());
     }
-    println!("nodes: {}", stats.nodes);
-    println!("time: {ms:.1}ms");
+    crate::outln!("nodes: {}", stats.nodes);
+    crate::outln!("time: {ms:.1}ms");
     if stats.nodes > 0 && ms > 0.0 {
-        println!("nodes/s: {:.0}", stats.nodes as f64 / elapsed.as_secs_f64());
+        crate::outln!("nodes/s: {:.0}", stats.nodes as f64 / elapsed.as_secs_f64());
     }
 }
 
@@ -350,7 +350,7 @@ fn run_suite(path: &str, o: &Options) -> Result<()> {
             None if st.aborted => "not found (limit)".to_string(),
             None => "not found (searched out)".to_string(),
         };
-        println!(
+        crate::outln!(
             "{:<6} {} {:<11} {:>9} nodes {:>9.1}ms  {verdict}",
             pz.id,
             pz.kind,
@@ -375,7 +375,7 @@ fn run_suite(path: &str, o: &Options) -> Result<()> {
             continue;
         }
         let secs = t.time.as_secs_f64();
-        println!(
+        crate::outln!(
             "{name}: solved {}/{} ({:.0}%), wrong {}, mean time {:.1}ms, mean nodes {:.0}, {:.2} M nodes/s",
             t.solved,
             t.total,
@@ -388,7 +388,7 @@ fn run_suite(path: &str, o: &Options) -> Result<()> {
     }
     if leaf.total > 0 {
         let secs = leaf.time.as_secs_f64();
-        println!(
+        crate::outln!(
             "VCF search on the VCT puzzles: {} found of {}, mean time {:.2}ms, mean nodes {:.0}, {:.2} M nodes/s",
             leaf.solved,
             leaf.total,

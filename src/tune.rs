@@ -327,15 +327,15 @@ pub fn run(args: &[String]) -> Result<()> {
     );
     let w = fit(rule, &train, iterations, true);
     if sgf.is_some() {
-        println!(
+        crate::outln!(
             "// tune: rule {} recorded games {recorded} ({}) self-play games {games} nodes {nodes} seed {seed} iterations {iterations}",
             rule.name(),
             sgf.unwrap_or_default()
         );
     } else {
-        println!("// tune: rule {} size {size} games {games} nodes {nodes} seed {seed} iterations {iterations}", rule.name());
+        crate::outln!("// tune: rule {} size {size} games {games} nodes {nodes} seed {seed} iterations {iterations}", rule.name());
     }
-    println!(
+    crate::outln!(
         "// loss train {:.4} -> {:.4}, held-out {:.4} -> {:.4}",
         loss(&w0, &train),
         loss(&w, &train),
@@ -347,10 +347,10 @@ pub fn run(args: &[String]) -> Result<()> {
         format!("[{}]", vals.join(", "))
     };
     if rule == Rule::Renju {
-        println!("pub const RENJU_WEIGHTS: [Weights; 2] = [");
+        crate::outln!("pub const RENJU_WEIGHTS: [Weights; 2] = [");
         for (c, name) in w.iter().zip(["black", "white"]) {
-            println!("    // {name}");
-            println!("    [{}, {}],", row(&c[0]), row(&c[1]));
+            crate::outln!("    // {name}");
+            crate::outln!("    [{}, {}],", row(&c[0]), row(&c[1]));
         }
     } else {
         let name = if rule == Rule::Exact {
@@ -358,12 +358,12 @@ pub fn run(args: &[String]) -> Result<()> {
         } else {
             "WEIGHTS"
         };
-        println!("pub const {name}: Weights = [");
+        crate::outln!("pub const {name}: Weights = [");
         for r in &w[0] {
-            println!("    {},", row(r));
+            crate::outln!("    {},", row(r));
         }
     }
-    println!("];");
+    crate::outln!("];");
     Ok(())
 }
 

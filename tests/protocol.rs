@@ -527,6 +527,23 @@ fn bench_subcommand_still_works() {
 }
 
 #[test]
+fn a_subcommand_whose_reader_has_gone_ends_quietly() {
+    // `pbrain-fivefold openings | head -0`: the reader closes the pipe before the first
+    // line is written. The engine must stop without a panic message and with status 0.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
+        .args(["openings", "--count", "3"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run openings");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("exit");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "status {:?}: {err}", out.status);
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
 fn time_limits_are_kept() {
     let mut b = Brain::start();
     // Per move.
