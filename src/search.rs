@@ -1,10 +1,14 @@
 //! The main search: iterative deepening with aspiration windows over a principal
 //! variation search (negamax with null-window re-searches), a shared transposition
 //! table, threat-aware move generation ([`crate::movegen`]), killer and history move
-//! ordering, late-move reductions, internal iterative reduction, move-count pruning
-//! near the leaves, and reverse futility pruning and razoring where the opponent has
-//! nothing that wins by force next move (razoring also needs the opponent to have no
-//! four to make and the side to move no four-three or double three).
+//! ordering, late-move reductions, internal iterative reduction, a width limit at every
+//! node from ply 2 (a few moves where a four or an open three is on the board, more
+//! elsewhere), move-count pruning near the leaves, and reverse futility pruning and
+//! razoring where the opponent has nothing that wins by force next move (razoring also
+//! needs the opponent to have no four to make and the side to move no four-three or
+//! double three). A leaf where the side to move can make a four and stands below beta
+//! asks the threat solver for a VCF, so a threat sequence the search starts is seen
+//! through to its end.
 //! Before the first iteration the main thread asks the threat solver
 //! ([`crate::threat`]) for a VCF or VCT of its own (played at once as a mate) and for
 //! the opponent's VCF (the root keeps only the moves that refute it), within a fifth
@@ -23,7 +27,7 @@ use crate::pattern::Threat;
 use crate::threat::ThreatSolver;
 use crate::time::{self, Budget};
 use crate::tt::{score_from_tt, score_to_tt, Bound, Tt};
-use crate::types::{is_mate, mate_in, mated_in, Pos, Score, CELLS, INF, MATE, MATE_BOUND};
+use crate::types::{is_mate, mate_in, mated_in, Color, Pos, Score, CELLS, INF, MATE, MATE_BOUND};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -42,9 +46,10 @@ const ROOT_VCT_PLIES: usize = 21;
 const ROOT_VCT_NODES: u64 = 2_000_000;
 /// Nodes for each candidate when checking which moves refute the opponent's VCF.
 const ROOT_DEFENCE_NODES: u64 = 20_000;
-/// Leaf VCF: plies and nodes (cheap: most leaves have no four at all).
-const LEAF_VCF_PLIES: usize = 15;
-const LEAF_VCF_NODES: u64 = 100;
+/// Leaf VCF: plies (the five included) and solver nodes. Only leaves where the side to
+/// move can make a four and stands below beta ask, so most leaves cost nothing.
+const LEAF_VCF_PLIES: usize = 31;
+const LEAF_VCF_NODES: u64 = 1_000;
 
 /// Search settings that can be switched for experiments (in-process matches compare
 /// two settings in the same binary). The defaults are what the engine plays with.
@@ -65,9 +70,12 @@ pub struct Params {
     /// even (-3 +- 69, +6 +- 88). It costs at most a fifth of the hard time limit, and
     /// without a clock a node budget that follows the search's node or depth limit.
     pub root_threats: bool,
-    /// At the leaves: a short VCF search for the side to move when it can make a four.
-    /// Off: in selfplay (100 ms/move, 100 games each) it lost Elo -53 +- 69 (VCF with
-    /// line, any four) and -21 +- 69 (has_vcf, two fours or a four-three).
+    /// At the leaves: a VCF search (up to `LEAF_VCF_PLIES` plies and `LEAF_VCF_NODES`
+    /// solver nodes) for the side to move when it can make a four and its static score
+    /// is below beta. Together with `width` it is what lets the search see a long
+    /// threat sequence through to its end (see the README's *Strength*). Earlier,
+    /// smaller versions (100 nodes, 15 plies, only with two fours or a four-three to
+    /// make) lost in selfplay at 100 ms/move: Elo -53 +- 69 and -21 +- 69.
     pub leaf_vcf: bool,
     /// Root VCT nodes per millisecond of the hard time limit (the solver does about
     /// 1000 nodes per millisecond, so 100 is a tenth of the time).
@@ -116,6 +124,12 @@ pub struct Params {
     pub futility_margin: i32,
     /// Deepest depth where futility pruning applies.
     pub futility_depth: i32,
+    /// Width limit at every node from ply 2 (PV nodes too, every kind of move), as
+    /// PentaZen does: after min(round(5 sqrt(depth) - 2), 8) moves where either side has
+    /// a four or an open three on the board, else after min(round(15 sqrt(depth) - 12),
+    /// 32) moves (3, 9, 14, 18, 22 at depth 1-5), the node stops. Alone, in non-PV nodes
+    /// only, it was no better (README); with `leaf_vcf` it is (README, *Strength*).
+    pub width: bool,
 }
 
 impl Default for Params {
@@ -125,7 +139,7 @@ impl Default for Params {
             move_count: 4,
             move_count_depth: 2,
             root_threats: true,
-            leaf_vcf: false,
+            leaf_vcf: true,
             vct_share: 100,
             rfp_margin: 60,
             rfp_depth: 6,
@@ -137,6 +151,7 @@ impl Default for Params {
             razor_depth: 4,
             futility_margin: 0,
             futility_depth: 6,
+            width: true,
         }
     }
 }
@@ -166,6 +181,7 @@ impl Params {
                 "razd" => self.razor_depth = n.max(0) as i32,
                 "fut" => self.futility_margin = n.max(0) as i32,
                 "futd" => self.futility_depth = n.max(0) as i32,
+                "width" => self.width = n != 0,
                 _ => return Err(format!("unknown search parameter '{k}'")),
             }
         }
@@ -667,6 +683,23 @@ impl Searcher {
         }
     }
 
+    /// How many moves a node searches at most (see [`Params::width`]).
+    fn width_limit(&self, b: &Board, depth: i32, ply: usize) -> usize {
+        if !self.params.width || ply < 2 {
+            return usize::MAX;
+        }
+        let tactical = [Color::Black, Color::White]
+            .into_iter()
+            .any(|c| b.count(c, Threat::Five) > 0 || b.count(c, Threat::OpenFour) > 0);
+        let d = f64::from(depth.max(1)).sqrt();
+        let n = if tactical {
+            (5.0 * d - 2.0).round().min(8.0)
+        } else {
+            (15.0 * d - 12.0).round().min(32.0)
+        };
+        n.max(1.0) as usize
+    }
+
     fn pvs(
         &mut self,
         b: &mut Board,
@@ -721,11 +754,10 @@ impl Searcher {
             return alpha;
         }
         if depth <= 0 && opp_fives == 0 {
-            // Only worth a look with two fours to choose from or a four-three.
-            if self.params.leaf_vcf
-                && (b.count_at_least(me, Threat::FourThree) > 0
-                    || b.count_at_least(me, Threat::Four) >= 2)
-            {
+            let se = eval::evaluate(b);
+            // A VCF can only start with a four, and is only worth looking for where the
+            // static score does not already reach beta.
+            if self.params.leaf_vcf && se < beta && b.count_at_least(me, Threat::Four) > 0 {
                 let found = self.threat.has_vcf(b, LEAF_VCF_PLIES, LEAF_VCF_NODES);
                 self.nodes += self.threat.stats().nodes;
                 if found {
@@ -733,7 +765,7 @@ impl Searcher {
                     return mate_in(ply_i + LEAF_VCF_PLIES as i32);
                 }
             }
-            return eval::evaluate(b);
+            return se;
         }
 
         let key = b.hash();
@@ -836,6 +868,7 @@ impl Searcher {
             m.score = 1 << 30;
         }
 
+        let width = self.width_limit(b, depth, ply);
         // A forced reply does not use up depth.
         let ext = i32::from(situation == Situation::BlockFour);
         let orig_alpha = alpha;
@@ -857,6 +890,9 @@ impl Searcher {
                 && static_score.is_some_and(|se| se + self.params.futility_margin * depth <= alpha)
             {
                 continue;
+            }
+            if i >= width && best > -MATE_BOUND {
+                break;
             }
             let mc = self.params.move_count;
             if mc > 0

@@ -380,3 +380,35 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
         );
     }
 }
+
+#[test]
+fn sees_a_long_threat_sequence_through_to_its_end() {
+    // From a game PentaZen won as white against an earlier build (freestyle, 0.5 s a
+    // move): after black's k7 (10,8) white has a 23-ply VCT, which PentaZen announced at
+    // once and the earlier build's search did not see at depth 14. Here its first four
+    // plies are played (h10 i10 g9 f8), leaving a 19-ply win. With the leaf VCF and the
+    // width limit the search alone (root threat solver off) proves it at depth 9; the
+    // earlier search needed depth 11.
+    let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+    let game = [(8, 8), (6, 9), (5, 5), (9, 9), (8, 7), (8, 10), (10, 8)];
+    let vct_start = [(7, 9), (8, 9), (6, 8), (5, 7)];
+    for (x, y) in game.into_iter().chain(vct_start) {
+        b.make(sq(x, y));
+    }
+    let tt = std::sync::Arc::new(fivefold::tt::Tt::new(16 << 20));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut s = fivefold::search::Searcher::new(tt, stop);
+    s.params = with_threats(false);
+    let limits = Limits {
+        max_depth: Some(9),
+        ..Limits::default()
+    };
+    let r = s.search(&b, &limits, &mut |_| {});
+    assert!(
+        r.score >= MATE_BOUND,
+        "white's win not seen: score {} at depth {}, pv {:?}",
+        r.score,
+        r.depth,
+        r.pv
+    );
+}
