@@ -260,6 +260,8 @@ pub struct Searcher {
     /// thread has added to it.
     shared_nodes: Option<Arc<AtomicU64>>,
     flushed_nodes: u64,
+    /// Node count at which `pvs` next checks the clock and the limits.
+    next_check: u64,
     pub params: Params,
     /// This thread's threat-space solver (its own table).
     threat: ThreatSolver,
@@ -287,6 +289,7 @@ impl Searcher {
             thread_id: 0,
             shared_nodes: None,
             flushed_nodes: 0,
+            next_check: 0,
             params: Params::default(),
             threat: ThreatSolver::with_table_bits(THREAT_TABLE_BITS),
         }
@@ -333,6 +336,7 @@ impl Searcher {
         self.start = Instant::now();
         self.nodes = 0;
         self.flushed_nodes = 0;
+        self.next_check = 256;
         self.stopped = false;
         self.can_stop = false;
         self.hard = limits.budget.map(|bu| bu.hard);
@@ -711,9 +715,11 @@ impl Searcher {
     ) -> Score {
         self.pv[ply].clear();
         self.nodes += 1;
-        // Every 256 nodes: often enough to stop within a few milliseconds even in a
-        // debug build, which checks the whole board after every move.
-        if self.nodes & 255 == 0 {
+        // Every 256 nodes (the threat solver's at the leaves included, which come in
+        // batches): often enough to stop within a few milliseconds even in a debug
+        // build, which checks the whole board after every move.
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 256;
             self.check_stop();
         }
         if self.stopped {
