@@ -197,6 +197,12 @@ pub fn play_game(rule: Rule, size: usize, opening: &[Pos], black: &Player, white
 /// Deterministic openings: `n` stones placed at random within two squares of the centre,
 /// from `seed`.
 pub fn random_opening(size: usize, n: usize, seed: u64) -> Vec<Pos> {
+    random_opening_within(size, n, seed, 2)
+}
+
+/// [`random_opening`] with the stones within `radius` squares of the centre (at most
+/// what the board allows, and never fewer squares than stones).
+pub fn random_opening_within(size: usize, n: usize, seed: u64, radius: usize) -> Vec<Pos> {
     let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     let mut next = || {
         s ^= s << 13;
@@ -205,10 +211,16 @@ pub fn random_opening(size: usize, n: usize, seed: u64) -> Vec<Pos> {
         s
     };
     let c = size / 2;
+    let mut r = radius.min(c).min(size - 1 - c);
+    while (2 * r + 1) * (2 * r + 1) < n && r < c.min(size - 1 - c) {
+        r += 1;
+    }
+    let side = (2 * r + 1) as u64;
+    let n = n.min((side * side) as usize);
     let mut out: Vec<Pos> = Vec::new();
     while out.len() < n {
-        let x = c + (next() % 5) as usize - 2;
-        let y = c + (next() % 5) as usize - 2;
+        let x = c + (next() % side) as usize - r;
+        let y = c + (next() % side) as usize - r;
         let p = Pos::new(x, y);
         if !out.contains(&p) {
             out.push(p);

@@ -19,7 +19,7 @@ use crate::engine::Engine;
 use crate::multipv::{self, deepen, effective_depth, Eval, Race};
 use crate::search::{Limits, MAX_DEPTH};
 use crate::time::Budget;
-use crate::types::{Color, Pos, Score};
+use crate::types::{symmetries, Color, Pos, Score};
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -104,23 +104,6 @@ fn most_even(evals: &[Eval]) -> usize {
             )
         })
         .unwrap_or(0)
-}
-
-/// A symmetry of the square, as a map of an offset from the centre.
-type Symmetry = fn(i64, i64) -> (i64, i64);
-
-/// The eight symmetries of the square.
-fn symmetries() -> [Symmetry; 8] {
-    [
-        |x, y| (x, y),
-        |x, y| (-x, y),
-        |x, y| (x, -y),
-        |x, y| (-x, -y),
-        |x, y| (y, x),
-        |x, y| (-y, x),
-        |x, y| (y, -x),
-        |x, y| (-y, -x),
-    ]
 }
 
 /// Three stones around the centre of the board, chosen to leave the position even.

@@ -226,3 +226,20 @@ pub fn format_score(s: Score) -> String {
         s.to_string()
     }
 }
+
+/// A symmetry of the square, as a map of an offset from the centre.
+pub type Symmetry = fn(i64, i64) -> (i64, i64);
+
+/// The eight symmetries of the square.
+pub fn symmetries() -> [Symmetry; 8] {
+    [
+        |x, y| (x, y),
+        |x, y| (-x, y),
+        |x, y| (x, -y),
+        |x, y| (-x, -y),
+        |x, y| (y, x),
+        |x, y| (-y, x),
+        |x, y| (y, -x),
+        |x, y| (-y, -x),
+    ]
+}
