@@ -5,14 +5,17 @@
 //!
 //! Openings are random stones within three squares of the centre (seeded, so the file is
 //! reproducible), kept only when a search to an even depth (6 by default) scores the
-//! position within a small window around zero (40 by default), so a match measures
-//! play, not the luck of the draw. An opening that is a rotation or reflection of one
+//! position at most zero and at least -40 (`--max-eval`) for the side to move, so a
+//! match measures play, not the luck of the draw. Why not a window around zero: the
+//! evaluation gives the side to move a bonus for having the move, which an even-depth
+//! search keeps; openings where white (to move after three stones) scored between 0 and
+//! +40 were won by white far more often than those between -40 and 0 were by black. An opening that is a rotation or reflection of one
 //! already kept (the same stones of the same colours) is skipped.
 //!
-//! Why: Rapfi (classical) played against itself at 0.05 s a move on 50 openings per rule,
-//! both colours each. Black scored 76%, 86% and 70% (freestyle, exact five, renju) on the
-//! older generator's openings (depth 5, within 150, two squares of the centre) and 41%,
-//! 50% and 35% on these (README, *Balanced openings*).
+//! Rapfi (classical) against itself at 0.05 s a move, 50 openings per rule with both
+//! colours: black scored 76%, 86% and 70% (freestyle, exact five, renju) on the older
+//! generator's openings (depth 5, within 150 either way, two squares of the centre) and
+//! 62%, 62% and 44% on these (README, *Balanced openings*).
 
 use crate::cli::Args;
 use crate::search::{search_position, Limits};
@@ -77,7 +80,7 @@ pub struct Spec {
     /// Openings wanted (fewer come back when the tries run out).
     pub count: usize,
     pub seed: u64,
-    /// Largest score (either sign, for the side to move) that counts as balanced.
+    /// The side to move may score from `-max_eval` to 0 (see the module text).
     pub max_eval: i32,
     /// Depth of the search that scores an opening.
     pub depth: i32,
@@ -100,8 +103,8 @@ impl Default for Spec {
     }
 }
 
-/// Generates up to `count` balanced openings: the search to `depth` scores each within
-/// `max_eval` of zero for the side to move. At most 200 tries per opening wanted.
+/// Generates up to `count` balanced openings: the search to `depth` scores each between
+/// `-max_eval` and 0 for the side to move. At most 200 tries per opening wanted.
 pub fn balanced(spec: &Spec) -> Vec<Vec<Pos>> {
     let Spec {
         rule,
@@ -149,7 +152,7 @@ pub fn balanced(spec: &Spec) -> Vec<Vec<Pos>> {
             },
             8,
         );
-        if r.score.abs() <= max_eval {
+        if (-max_eval..=0).contains(&r.score) {
             out.push(o);
         }
     }
@@ -180,7 +183,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let found = balanced(&spec);
     if found.len() < spec.count {
         eprintln!(
-            "openings: only {} of {} found within {} of zero at depth {} (try another --seed, a larger --radius or --max-eval)",
+            "openings: only {} of {} found scoring -{} to 0 at depth {} (try another --seed, a larger --radius or --max-eval)",
             found.len(),
             spec.count,
             spec.max_eval,
@@ -249,7 +252,7 @@ mod tests {
                 },
                 8,
             );
-            assert!(r.score.abs() <= 40, "{o:?} scores {}", r.score);
+            assert!((-40..=0).contains(&r.score), "{o:?} scores {}", r.score);
         }
     }
 }
