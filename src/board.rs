@@ -8,6 +8,12 @@
 //! Counts of threat classes per colour make questions such as "can the opponent make five
 //! next move?" O(1).
 //!
+//! The forty squares a stone can change are a constant table of index offsets
+//! ([`NEIGHBOURS`]); `make` first updates their keys and looks up their new shapes (forty
+//! independent loads), then reshapes the empty ones. [`Board::count_after`] answers "how
+//! many such squares would a colour have after this stone" from the same table without
+//! touching the board, which is what the move generator asks of every defence it tries.
+//!
 //! `make` saves the old shapes of every square it changes, and the totals, on an undo
 //! stack; `unmake` takes the stone out of the line keys and restores the rest from
 //! there, without a single table lookup. `make`/`unmake` keep everything exact; `check_invariants` recomputes it all from
@@ -16,6 +22,58 @@
 use crate::pattern::{self, key_weight, line_key, unpack4, Pat, Tables, Threat};
 use crate::types::{cell, Color, Pos, Rule, CELLS, DIR_OFFSETS, MAX_SIZE, MIN_SIZE, STRIDE};
 use std::fmt;
+
+/// One of the forty squares whose line keys a stone changes: its index offset from the
+/// stone, the direction of the line they share, and what a black stone adds to its key
+/// there (a white stone adds twice as much: the key counts cell codes).
+#[derive(Copy, Clone)]
+struct Neighbour {
+    off: isize,
+    dir: usize,
+    weight: u32,
+}
+
+/// The forty squares up to five steps away on the four lines through a square.
+const NEIGHBOURS: [Neighbour; 40] = {
+    let mut t = [Neighbour {
+        off: 0,
+        dir: 0,
+        weight: 0,
+    }; 40];
+    let mut d = 0;
+    while d < 4 {
+        let mut k = 1;
+        while k <= 5 {
+            // Seen from the square `k` steps back the stone is `k` steps ahead, and the
+            // other way round.
+            let n = d * 10 + 2 * (k as usize - 1);
+            t[n] = Neighbour {
+                off: -DIR_OFFSETS[d] * k,
+                dir: d,
+                weight: key_weight(k),
+            };
+            t[n + 1] = Neighbour {
+                off: DIR_OFFSETS[d] * k,
+                dir: d,
+                weight: key_weight(-k),
+            };
+            k += 1;
+        }
+        d += 1;
+    }
+    t
+};
+
+/// Index offsets of the 5x5 square around a square (the `near` counts).
+const NEAR_OFFSETS: [isize; 25] = {
+    let mut t = [0isize; 25];
+    let mut n = 0;
+    while n < 25 {
+        t[n] = (n as isize / 5 - 2) * STRIDE as isize + (n as isize % 5 - 2);
+        n += 1;
+    }
+    t
+};
 
 /// One entry of the move history.
 #[derive(Copy, Clone, Debug)]
@@ -79,11 +137,19 @@ struct Undo {
     threat: [u8; 2],
 }
 
+/// What the board adds up over its empty squares.
+#[derive(Copy, Clone, Default, PartialEq, Eq, Debug)]
+struct Totals {
+    /// Per colour, how many empty squares have each threat class.
+    counts: [[u16; Threat::COUNT]; 2],
+    /// Per colour and role, the sum of the evaluation values of all empty squares.
+    value_sum: [[i32; 2]; 2],
+}
+
 /// The totals before a move, and where its entries on the undo stack begin.
 #[derive(Copy, Clone)]
 struct Frame {
-    counts: [[u16; Threat::COUNT]; 2],
-    value_sum: [[i32; 2]; 2],
+    totals: Totals,
     undo_len: u32,
 }
 
@@ -97,10 +163,8 @@ pub struct Board {
     cells: Vec<u8>,
     /// Everything kept per square, in one cache-friendly record.
     sq: Vec<Square>,
-    /// Per colour, how many empty squares have each threat class.
-    counts: [[u16; Threat::COUNT]; 2],
-    /// Per colour and role, the sum of the evaluation values of all empty squares.
-    value_sum: [[i32; 2]; 2],
+    /// Threat class counts and value sums over the empty squares.
+    totals: Totals,
     /// Number of stones in the 5x5 square around each square.
     near: Vec<u8>,
     zobrist: u64,
@@ -112,6 +176,57 @@ pub struct Board {
     /// without looking anything up.
     undo: Vec<Undo>,
     bbox: Option<(u8, u8, u8, u8)>,
+}
+
+/// Gives empty square `i` (record `sq`) its new shapes `lp` on line `d` (black in the low
+/// nibble), saving the old ones on `undo` and updating the totals, if they changed.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // `c` indexes several arrays
+fn reshape(
+    t: &Tables,
+    i: usize,
+    sq: &mut Square,
+    d: usize,
+    lp: u16,
+    totals: &mut Totals,
+    undo: &mut Vec<Undo>,
+) {
+    let shift = 4 * d;
+    let cur = ((sq.pats[0] >> shift) & 15) | (((sq.pats[1] >> shift) & 15) << 4);
+    if cur == lp {
+        return;
+    }
+    let old = *sq;
+    let mask = !(15u16 << shift);
+    let new = [
+        (old.pats[0] & mask) | ((lp & 15) << shift),
+        (old.pats[1] & mask) | (((lp >> 4) & 15) << shift),
+    ];
+    sq.pats = new;
+    undo.push(Undo {
+        idx: i as u16,
+        pats: old.pats,
+        vals: old.vals,
+        threat: old.threat,
+    });
+    for c in 0..2 {
+        if new[c] == old.pats[c] {
+            continue;
+        }
+        let cmb = t.combo(c, new[c]);
+        let ot = old.threat[c];
+        let nt = cmb.threat;
+        if ot != nt {
+            totals.counts[c][ot as usize] -= 1;
+            totals.counts[c][nt as usize] += 1;
+            sq.threat[c] = nt;
+        }
+        let nv = cmb.vals;
+        let ov = old.vals[c];
+        totals.value_sum[c][0] += nv[0] as i32 - ov[0] as i32;
+        totals.value_sum[c][1] += nv[1] as i32 - ov[1] as i32;
+        sq.vals[c] = nv;
+    }
 }
 
 impl fmt::Debug for Board {
@@ -136,8 +251,7 @@ impl Board {
             tables,
             cells: vec![cell::WALL; CELLS],
             sq: vec![Square::default(); CELLS],
-            counts: [[0; Threat::COUNT]; 2],
-            value_sum: [[0; 2]; 2],
+            totals: Totals::default(),
             near: vec![0; CELLS],
             zobrist: 0,
             side: Color::Black,
@@ -162,8 +276,7 @@ impl Board {
                 b.tables.combo(1, pats[i][1]).vals,
             ];
         }
-        b.counts = counts;
-        b.value_sum = value_sum;
+        b.totals = Totals { counts, value_sum };
         Ok(b)
     }
 
@@ -291,19 +404,53 @@ impl Board {
     /// How many empty squares have threat class `t` for colour `c`.
     #[inline]
     pub fn count(&self, c: Color, t: Threat) -> u16 {
-        self.counts[c.index()][t as usize]
+        self.totals.counts[c.index()][t as usize]
     }
     /// How many empty squares have a threat class of at least `t` (and below Forbidden).
     pub fn count_at_least(&self, c: Color, t: Threat) -> u32 {
         (t as usize..Threat::Forbidden as usize)
-            .map(|i| self.counts[c.index()][i] as u32)
+            .map(|i| self.totals.counts[c.index()][i] as u32)
             .sum()
+    }
+    /// How many empty squares would have threat class `t` for colour `c` once `mover`
+    /// has a stone on the empty square `p`: the same as [`Board::make_color`], then
+    /// [`Board::count`], then [`Board::unmake`], at a fraction of the cost, since only
+    /// `c`'s shapes around `p` are looked up and nothing is written. (Under caro, where a
+    /// stone can matter beyond the line window, it does exactly that.)
+    pub fn count_after(&mut self, p: Pos, mover: Color, c: Color, t: Threat) -> u16 {
+        if self.rule == Rule::Caro {
+            let side = self.side;
+            self.make_color(p, mover);
+            let n = self.count(c, t);
+            self.unmake();
+            self.side = side;
+            return n;
+        }
+        let (i, ci, tc) = (p.idx(), c.index(), t as u8);
+        let mut n = self.totals.counts[ci][t as usize] - u16::from(self.sq[i].threat[ci] == tc);
+        let code = mover.cell() as u32;
+        let (t, line) = (self.tables, &self.tables.line[..]);
+        for nb in &NEIGHBOURS {
+            let q = i.wrapping_add_signed(nb.off);
+            if self.cells[q] != cell::EMPTY {
+                continue;
+            }
+            let sq = &self.sq[q];
+            let lp = (line[(sq.keys[nb.dir] + code * nb.weight) as usize] >> (4 * ci)) & 15;
+            let shift = 4 * nb.dir;
+            let new = (sq.pats[ci] & !(15 << shift)) | ((lp as u16) << shift);
+            if new != sq.pats[ci] {
+                let was = u16::from(sq.threat[ci] == tc);
+                n = n - was + u16::from(t.combo(ci, new).threat == tc);
+            }
+        }
+        n
     }
     /// Sum of the evaluation values of all empty squares for a colour, as the side to
     /// move (`role` 0) or as the other side (`role` 1).
     #[inline]
     pub fn value_sum(&self, c: Color, role: usize) -> i32 {
-        self.value_sum[c.index()][role]
+        self.totals.value_sum[c.index()][role]
     }
     /// Number of stones in the 5x5 square around `p`.
     #[inline]
@@ -366,8 +513,7 @@ impl Board {
             bbox: self.bbox,
         });
         self.frames.push(Frame {
-            counts: self.counts,
-            value_sum: self.value_sum,
+            totals: self.totals,
             undo_len: self.undo.len() as u32,
         });
         self.uncount(i);
@@ -377,36 +523,29 @@ impl Board {
         // First every key and its table entry (forty independent loads the processor
         // can overlap), then the shapes of the empty squares among them.
         let code = c.cell() as u32;
-        let line = &self.tables.line;
+        let line = &self.tables.line[..];
         let mut seen = [0u8; 40];
-        for (d, &off) in DIR_OFFSETS.iter().enumerate() {
-            for k in 1..=5isize {
-                let q = (i as isize - off * k) as usize;
-                let key = &mut self.sq[q].keys[d];
-                *key += code * key_weight(k);
-                seen[d * 10 + 2 * (k as usize - 1)] = line[*key as usize];
-                let q = (i as isize + off * k) as usize;
-                let key = &mut self.sq[q].keys[d];
-                *key += code * key_weight(-k);
-                seen[d * 10 + 2 * (k as usize - 1) + 1] = line[*key as usize];
-            }
+        for (s, n) in seen.iter_mut().zip(NEIGHBOURS.iter()) {
+            let key = &mut self.sq[i.wrapping_add_signed(n.off)].keys[n.dir];
+            *key += code * n.weight;
+            *s = line[*key as usize];
         }
-        for (d, &off) in DIR_OFFSETS.iter().enumerate() {
-            for k in 1..=5isize {
-                for (j, q) in [i as isize - off * k, i as isize + off * k]
-                    .into_iter()
-                    .enumerate()
-                {
-                    let q = q as usize;
-                    if self.cells[q] == cell::EMPTY {
-                        let lp = seen[d * 10 + 2 * (k as usize - 1) + j];
-                        let lp = if self.rule == Rule::Caro {
-                            self.caro_line_pats(q, d, lp)
-                        } else {
-                            lp as u16
-                        };
-                        self.refresh_with(q, d, lp);
-                    }
+        if self.rule == Rule::Caro {
+            for (&lp, n) in seen.iter().zip(NEIGHBOURS.iter()) {
+                let q = i.wrapping_add_signed(n.off);
+                if self.cells[q] == cell::EMPTY {
+                    let lp = self.caro_line_pats(q, n.dir, lp);
+                    self.refresh_with(q, n.dir, lp);
+                }
+            }
+        } else {
+            // Slices and references taken once, so the loop keeps them in registers.
+            let (t, cells, sq) = (self.tables, &self.cells[..], &mut self.sq[..]);
+            let (totals, undo) = (&mut self.totals, &mut self.undo);
+            for (&lp, n) in seen.iter().zip(NEIGHBOURS.iter()) {
+                let q = i.wrapping_add_signed(n.off);
+                if cells[q] == cell::EMPTY {
+                    reshape(t, q, &mut sq[q], n.dir, lp as u16, totals, undo);
                 }
             }
         }
@@ -435,26 +574,20 @@ impl Board {
         self.zobrist ^= zobrist().stone[c.index()][i];
         self.bump_near(i, false);
         let code = c.cell() as u32;
-        for (d, &off) in DIR_OFFSETS.iter().enumerate() {
-            for k in 1..=5isize {
-                let q = (i as isize - off * k) as usize;
-                self.sq[q].keys[d] -= code * key_weight(k);
-                let q = (i as isize + off * k) as usize;
-                self.sq[q].keys[d] -= code * key_weight(-k);
-            }
+        for n in &NEIGHBOURS {
+            self.sq[i.wrapping_add_signed(n.off)].keys[n.dir] -= code * n.weight;
         }
         // Newest first, so a square changed twice ends with its oldest shapes.
-        while self.undo.len() > f.undo_len as usize {
-            let u = self.undo.pop().expect("length checked");
-            let sq = &mut self.sq[u.idx as usize];
+        let sqs = &mut self.sq[..];
+        for u in self.undo.drain(f.undo_len as usize..).rev() {
+            let sq = &mut sqs[u.idx as usize];
             sq.pats = u.pats;
             sq.vals = u.vals;
             sq.threat = u.threat;
         }
         // The played square was not refreshed while occupied: its shapes are still
         // those from before the move.
-        self.counts = f.counts;
-        self.value_sum = f.value_sum;
+        self.totals = f.totals;
         self.bbox = m.bbox;
         self.side = c;
         #[cfg(debug_assertions)]
@@ -466,9 +599,9 @@ impl Board {
     fn uncount(&mut self, i: usize) {
         for c in 0..2 {
             let t = self.sq[i].threat[c] as usize;
-            self.counts[c][t] -= 1;
-            self.value_sum[c][0] -= self.sq[i].vals[c][0] as i32;
-            self.value_sum[c][1] -= self.sq[i].vals[c][1] as i32;
+            self.totals.counts[c][t] -= 1;
+            self.totals.value_sum[c][0] -= self.sq[i].vals[c][0] as i32;
+            self.totals.value_sum[c][1] -= self.sq[i].vals[c][1] as i32;
         }
     }
 
@@ -552,57 +685,23 @@ impl Board {
 
     /// [`Board::refresh`] with the square's shapes on that line already looked up.
     #[inline]
-    #[allow(clippy::needless_range_loop)] // `c` indexes six arrays
     fn refresh_with(&mut self, i: usize, d: usize, lp: u16) {
-        let t = self.tables;
-        let shift = 4 * d;
-        let mask = !(15u16 << shift);
-        let old = self.sq[i];
-        let new = [
-            (old.pats[0] & mask) | ((lp & 15) << shift),
-            (old.pats[1] & mask) | (((lp >> 4) & 15) << shift),
-        ];
-        if new == old.pats {
-            return;
-        }
-        self.undo.push(Undo {
-            idx: i as u16,
-            pats: old.pats,
-            vals: old.vals,
-            threat: old.threat,
-        });
-        self.sq[i].pats = new;
-        for c in 0..2 {
-            if new[c] == old.pats[c] {
-                continue;
-            }
-            let cmb = t.combo(c, new[c]);
-            let ot = old.threat[c];
-            let nt = cmb.threat;
-            if ot != nt {
-                self.counts[c][ot as usize] -= 1;
-                self.counts[c][nt as usize] += 1;
-                self.sq[i].threat[c] = nt;
-            }
-            let nv = cmb.vals;
-            let ov = old.vals[c];
-            self.value_sum[c][0] += nv[0] as i32 - ov[0] as i32;
-            self.value_sum[c][1] += nv[1] as i32 - ov[1] as i32;
-            self.sq[i].vals[c] = nv;
-        }
+        reshape(
+            self.tables,
+            i,
+            &mut self.sq[i],
+            d,
+            lp,
+            &mut self.totals,
+            &mut self.undo,
+        );
     }
 
     fn bump_near(&mut self, i: usize, add: bool) {
-        for dy in -2isize..=2 {
-            let row = i as isize + dy * STRIDE as isize;
-            for dx in -2isize..=2 {
-                let q = (row + dx) as usize;
-                if add {
-                    self.near[q] += 1;
-                } else {
-                    self.near[q] -= 1;
-                }
-            }
+        let delta = if add { 1u8 } else { u8::MAX };
+        for &off in &NEAR_OFFSETS {
+            let q = &mut self.near[i.wrapping_add_signed(off)];
+            *q = q.wrapping_add(delta);
         }
     }
 
@@ -682,13 +781,13 @@ impl Board {
                 return Err(format!("near count differs at {p:?}"));
             }
         }
-        if counts != self.counts {
+        if counts != self.totals.counts {
             return Err("threat counts differ".into());
         }
-        if value_sum != self.value_sum {
+        if value_sum != self.totals.value_sum {
             return Err(format!(
                 "value sums differ: {:?} vs {:?}",
-                value_sum, self.value_sum
+                value_sum, self.totals.value_sum
             ));
         }
         let mut z = 0u64;

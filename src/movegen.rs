@@ -213,13 +213,8 @@ fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
             continue;
         }
         let is_four = b.threat(p, me) >= Threat::Four;
-        if !is_four {
-            b.make(p);
-            let still = b.count(opp, Threat::OpenFour) > 0;
-            b.unmake();
-            if still {
-                continue;
-            }
+        if !is_four && b.count_after(p, me, opp, Threat::OpenFour) > 0 {
+            continue;
         }
         out.push(ScoredMove {
             pos: p,

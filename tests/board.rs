@@ -324,6 +324,48 @@ fn random_position(rng: &mut Rng, rule: Rule, w: usize, h: usize, density: usize
     b
 }
 
+/// `count_after` (what the move generator asks before keeping a defence) must agree
+/// with playing the stone and counting, for every rule, colour and threat class.
+#[test]
+fn count_after_agrees_with_make_and_count() {
+    let mut rng = Rng(0xC0_FFEE);
+    let mut changed = 0;
+    for rule in Rule::ALL {
+        for i in 0..12 {
+            let (w, h) = (5 + rng.below(14), 5 + rng.below(14));
+            let mut b = random_position(&mut rng, rule, w, h, 20 + 3 * i);
+            let before = b.to_diagram();
+            let empties: Vec<Pos> = b.squares().filter(|&p| b.is_empty(p)).collect();
+            for &p in &empties {
+                for mover in [Color::Black, Color::White] {
+                    b.make_color(p, mover);
+                    let after: Vec<[u16; 2]> = (0..Threat::COUNT)
+                        .map(|t| {
+                            let t = Threat::from_u8(t as u8);
+                            [b.count(Color::Black, t), b.count(Color::White, t)]
+                        })
+                        .collect();
+                    b.unmake();
+                    for (t, want) in after.iter().enumerate() {
+                        let t = Threat::from_u8(t as u8);
+                        for c in [Color::Black, Color::White] {
+                            let got = b.count_after(p, mover, c, t);
+                            assert_eq!(
+                                got,
+                                want[c.index()],
+                                "{rule:?}: {c:?}'s {t:?} squares after {mover:?} at {p:?}\n{before}"
+                            );
+                            changed += usize::from(got != b.count(c, t));
+                        }
+                    }
+                }
+            }
+            assert_eq!(b.to_diagram(), before);
+        }
+    }
+    assert!(changed > 20_000, "only {changed} counts changed");
+}
+
 #[test]
 fn fives_match_reference_for_every_rule() {
     let mut rng = Rng(0xDEC0DE);
