@@ -9,7 +9,7 @@
 //! next move?" O(1).
 //!
 //! The forty squares a stone can change are a constant table of index offsets
-//! ([`NEIGHBOURS`]); `make` first updates their keys and looks up their new shapes (forty
+//! (`NEIGHBOURS`); `make` first updates their keys and looks up their new shapes (forty
 //! independent loads), then reshapes the empty ones. [`Board::count_after`] answers "how
 //! many such squares would a colour have after this stone" from the same table without
 //! touching the board, which is what the move generator asks of every defence it tries.
