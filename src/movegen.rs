@@ -90,6 +90,20 @@ pub fn squares_with(b: &Board, c: Color, t: Threat, out: &mut Vec<Pos>) {
     }
 }
 
+/// Calls `f` on the empty squares within two of the stones, row by row, until it returns
+/// false. Every square from which a colour makes a three or better lies there.
+fn for_each_empty_until(b: &Board, mut f: impl FnMut(Pos) -> bool) {
+    let (x0, y0, x1, y1) = b.area_rect(2);
+    for y in y0..=y1 {
+        for x in x0..=x1 {
+            let p = Pos::new(x, y);
+            if b.is_empty(p) && !f(p) {
+                return;
+            }
+        }
+    }
+}
+
 /// Generates the moves of the side to move into `out`, sorted best first. When the
 /// position is lost (no block, no defence), every legal move near the stones is
 /// generated instead, so a player always has something to play.
@@ -128,10 +142,14 @@ pub fn generate_unsorted(b: &mut Board, out: &mut Vec<ScoredMove>) -> Situation 
         }
     }
     if b.count(opp, Threat::Five) > 0 {
-        let squares: Vec<Pos> = b
-            .area(4)
-            .filter(|&p| b.is_empty(p) && b.threat(p, opp) == Threat::Five)
-            .collect();
+        let total = b.count(opp, Threat::Five) as usize;
+        let mut squares = Vec::with_capacity(total);
+        for_each_empty_until(b, |p| {
+            if b.threat(p, opp) == Threat::Five {
+                squares.push(p);
+            }
+            squares.len() < total
+        });
         for p in squares {
             if legal_for(b, p, me) {
                 out.push(ScoredMove {
@@ -181,15 +199,16 @@ fn quiet_moves(b: &mut Board, out: &mut Vec<ScoredMove>) {
 fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
     let opp = me.opp();
     let mut cands: Vec<Pos> = Vec::new();
-    for p in b.area(4) {
-        if !b.is_empty(p) {
-            continue;
-        }
+    // The squares looked for, as the board counts them: the scan stops at the last.
+    let mut left = b.count_at_least(me, Threat::Four) + b.count(opp, Threat::OpenFour) as u32;
+    for_each_empty_until(b, |p| {
         let mine = b.threat(p, me);
         if mine >= Threat::Four && mine != Threat::Forbidden {
             cands.push(p);
+            left -= 1;
         }
         if b.threat(p, opp) == Threat::OpenFour {
+            left -= 1;
             cands.push(p);
             for d in 0..4 {
                 if b.pat(p, opp, d) < crate::pattern::Pat::OpenFour
@@ -205,7 +224,8 @@ fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
                 }
             }
         }
-    }
+        left > 0
+    });
     cands.sort_unstable();
     cands.dedup();
     for p in cands {

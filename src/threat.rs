@@ -277,6 +277,63 @@ fn for_empty(b: &Board, margin: usize, mut f: impl FnMut(Pos)) {
     }
 }
 
+/// A set of threat classes, one bit per class.
+const fn classes(list: &[Threat]) -> u16 {
+    let mut set = 0;
+    let mut i = 0;
+    while i < list.len() {
+        set |= 1 << list[i] as u16;
+        i += 1;
+    }
+    set
+}
+
+/// Four, four-two, four-three and open four: the classes of a square that makes a four.
+const FOURS: u16 = classes(&[
+    Threat::Four,
+    Threat::FourTwo,
+    Threat::FourThree,
+    Threat::OpenFour,
+]);
+/// A renju black square with two open threes: a four-three in disguise or a foul.
+const DOUBLE_THREE: u16 = classes(&[Threat::DoubleThree]);
+
+/// Calls `f` on every empty square within `margin` (at least two) of the stones where
+/// colour `c` has a threat class in `set` ([`classes`]), row by row. The board counts
+/// such squares, so the scan stops at the last one, and does not start if there is none.
+/// Every class from a three up needs three stones of its colour within a window of five
+/// around the square, so such squares lie within two of the stones.
+fn for_class(b: &Board, c: Color, set: u16, margin: usize, mut f: impl FnMut(Pos, Threat)) {
+    debug_assert!(
+        margin >= 2 && set & classes(&[Threat::None, Threat::OpenTwo, Threat::DoubleTwo]) == 0
+    );
+    let mut left: u32 = (0..Threat::COUNT)
+        .filter(|&t| set >> t & 1 != 0)
+        .map(|t| b.count(c, Threat::from_u8(t as u8)) as u32)
+        .sum();
+    if left == 0 {
+        return;
+    }
+    if let Some((x0, y0, x1, y1)) = rect(b, margin) {
+        for y in y0..=y1 {
+            let row = Pos::new(x0, y).0;
+            for i in 0..=(x1 - x0) as u16 {
+                let p = Pos(row + i);
+                if b.is_empty(p) {
+                    let t = b.threat(p, c);
+                    if set >> t as u16 & 1 != 0 {
+                        f(p, t);
+                        left -= 1;
+                        if left == 0 {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The squares where `c` makes five. Looks along the lines through `around` first (where
 /// new fives appear) and scans the board only if that does not account for all of them.
 fn fives(b: &Board, c: Color, around: Pos) -> PosList {
@@ -652,12 +709,8 @@ impl ThreatSolver {
             }
         };
         let mut fours = Vec::new();
-        for_empty(b, 2, |p| {
-            let t = b.threat(p, me);
-            if t == Threat::Five || t.is_four_or_better() || t == Threat::DoubleThree {
-                fours.push(p);
-            }
-        });
+        let set = FOURS | DOUBLE_THREE | classes(&[Threat::Five]);
+        for_class(b, me, set, 2, |p, _| fours.push(p));
         for p in fours {
             if b.threat(p, me) == Threat::Five || four_rank(b, p, me).is_some() {
                 add(self, p);
@@ -926,13 +979,8 @@ impl ThreatSolver {
         let (l1, l2) = last_moves(b, a);
         let mut found = std::mem::take(&mut self.scratch);
         found.clear();
-        let rb = renju_black(b, a);
-        for_empty(b, 2, |p| {
-            let t = b.threat(p, a);
-            if (t >= Threat::Four && t <= Threat::OpenFour) || (rb && t == Threat::DoubleThree) {
-                found.push(p);
-            }
-        });
+        let set = FOURS | if renju_black(b, a) { DOUBLE_THREE } else { 0 };
+        for_class(b, a, set, 2, |p, _| found.push(p));
         for &p in &found {
             if let Some(r) = four_rank(b, p, a) {
                 self.moves.push((r * 16 + prox(p, l1) * 4 + prox(p, l2), p));
@@ -1061,11 +1109,9 @@ impl ThreatSolver {
             return out;
         }
         let mut found = PosList::new();
-        for_empty(b, 2, |p| {
-            let t = b.threat(p, a);
-            if t == Threat::OpenFour
-                || (rb && t == Threat::DoubleThree && b.pats(p, a).contains(&Pat::OpenFour))
-            {
+        let set = classes(&[Threat::OpenFour]) | if rb { DOUBLE_THREE } else { 0 };
+        for_class(b, a, set, 2, |p, t| {
+            if t == Threat::OpenFour || b.pats(p, a).contains(&Pat::OpenFour) {
                 found.push(p);
             }
         });
@@ -1154,13 +1200,8 @@ impl ThreatSolver {
         // Counter-fours anywhere.
         let mut fours = std::mem::take(&mut self.scratch);
         fours.clear();
-        let rbd = renju_black(b, d);
-        for_empty(b, 2, |p| {
-            let t = b.threat(p, d);
-            if (t >= Threat::Four && t <= Threat::OpenFour) || (rbd && t == Threat::DoubleThree) {
-                fours.push(p);
-            }
-        });
+        let set = FOURS | if renju_black(b, d) { DOUBLE_THREE } else { 0 };
+        for_class(b, d, set, 2, |p, _| fours.push(p));
         for &p in &fours {
             let listed = self.marks[p.idx()] >> 8 == stamp && self.marks[p.idx()] & 0x80 != 0;
             if !listed && four_rank(b, p, d).is_some() {
@@ -1235,13 +1276,8 @@ impl ThreatSolver {
                 }
             }
         }
-        let rbd = renju_black(b, d);
-        for_empty(b, 2, |p| {
-            let t = b.threat(p, d);
-            if (t >= Threat::Four && t <= Threat::OpenFour) || (rbd && t == Threat::DoubleThree) {
-                add(p);
-            }
-        });
+        let set = FOURS | if renju_black(b, d) { DOUBLE_THREE } else { 0 };
+        for_class(b, d, set, 2, |p, _| add(p));
         let start = self.moves.len();
         for (i, &r) in cands.iter().enumerate() {
             if !can_play(b, r, d) {
@@ -1298,8 +1334,8 @@ impl ThreatSolver {
                     }
                     _ if !is_caro(b.rule()) && b.count(a, Threat::OpenFour) > 0 => {
                         let mut out = Pos::NONE;
-                        for_empty(b, 2, |p| {
-                            if out.is_none() && b.threat(p, a) == Threat::OpenFour {
+                        for_class(b, a, classes(&[Threat::OpenFour]), 2, |p, _| {
+                            if out.is_none() {
                                 out = p;
                             }
                         });
@@ -1351,15 +1387,12 @@ impl ThreatSolver {
         let (l1, l2) = last_moves(b, a);
         let mut found = std::mem::take(&mut self.scratch);
         found.clear();
-        let vt = self.vcf_threats;
-        for_empty(b, 2, |p| {
-            let t = b.threat(p, a);
-            if (t >= Threat::OpenThree && t <= Threat::OpenFour)
-                || (vt && (t == Threat::Three || t == Threat::ThreeTwo))
-            {
-                found.push(p);
-            }
-        });
+        let mut set =
+            FOURS | classes(&[Threat::OpenThree, Threat::OpenThreeTwo, Threat::DoubleThree]);
+        if self.vcf_threats {
+            set |= classes(&[Threat::Three, Threat::ThreeTwo]);
+        }
+        for_class(b, a, set, 2, |p, _| found.push(p));
         for &p in &found {
             if let Some(r) = threat_rank(b, p, a) {
                 self.moves.push((r * 4 + prox(p, l1) * 3 + prox(p, l2), p));
@@ -1478,8 +1511,8 @@ impl ThreatSolver {
             }
         } else if !is_caro(b.rule()) && b.count(a, Threat::OpenFour) > 0 {
             let mut out = Pos::NONE;
-            for_empty(b, 2, |p| {
-                if out.is_none() && b.threat(p, a) == Threat::OpenFour {
+            for_class(b, a, classes(&[Threat::OpenFour]), 2, |p, _| {
+                if out.is_none() {
                     out = p;
                 }
             });
