@@ -129,7 +129,7 @@ struct Square {
 }
 
 /// The shapes of one empty square before a move changed them, for `unmake`.
-#[derive(Copy, Clone)]
+#[derive(Copy, Clone, Default)]
 struct Undo {
     idx: u16,
     pats: [u16; 2],
@@ -175,11 +175,13 @@ pub struct Board {
     /// The old shapes of every square a move changed, so that `unmake` restores them
     /// without looking anything up.
     undo: Vec<Undo>,
+    /// Where `make` collects a move's undo entries before they join `undo`.
+    saved: Box<[Undo; 40]>,
     bbox: Option<(u8, u8, u8, u8)>,
 }
 
 /// Gives empty square `i` (record `sq`) its new shapes `lp` on line `d` (black in the low
-/// nibble), saving the old ones on `undo` and updating the totals, if they changed.
+/// nibble) and updates the totals, if they changed; returns the old ones for the undo stack.
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // `c` indexes several arrays
 fn reshape(
@@ -189,12 +191,11 @@ fn reshape(
     d: usize,
     lp: u16,
     totals: &mut Totals,
-    undo: &mut Vec<Undo>,
-) {
+) -> Option<Undo> {
     let shift = 4 * d;
     let cur = ((sq.pats[0] >> shift) & 15) | (((sq.pats[1] >> shift) & 15) << 4);
     if cur == lp {
-        return;
+        return None;
     }
     let old = *sq;
     let mask = !(15u16 << shift);
@@ -203,12 +204,6 @@ fn reshape(
         (old.pats[1] & mask) | (((lp >> 4) & 15) << shift),
     ];
     sq.pats = new;
-    undo.push(Undo {
-        idx: i as u16,
-        pats: old.pats,
-        vals: old.vals,
-        threat: old.threat,
-    });
     for c in 0..2 {
         if new[c] == old.pats[c] {
             continue;
@@ -227,6 +222,12 @@ fn reshape(
         totals.value_sum[c][1] += nv[1] as i32 - ov[1] as i32;
         sq.vals[c] = nv;
     }
+    Some(Undo {
+        idx: i as u16,
+        pats: old.pats,
+        vals: old.vals,
+        threat: old.threat,
+    })
 }
 
 impl fmt::Debug for Board {
@@ -258,6 +259,7 @@ impl Board {
             history: Vec::with_capacity(width * height),
             frames: Vec::with_capacity(width * height),
             undo: Vec::with_capacity(64 * 40),
+            saved: Box::new([Undo::default(); 40]),
             bbox: None,
         };
         for y in 0..height {
@@ -539,15 +541,23 @@ impl Board {
                 }
             }
         } else {
-            // Slices and references taken once, so the loop keeps them in registers.
+            // Slices taken once and the totals and saved shapes kept locally, so the
+            // loop need not reload anything after each store.
             let (t, cells, sq) = (self.tables, &self.cells[..], &mut self.sq[..]);
-            let (totals, undo) = (&mut self.totals, &mut self.undo);
+            let mut totals = self.totals;
+            let saved = &mut self.saved[..];
+            let mut n_saved = 0;
             for (&lp, n) in seen.iter().zip(NEIGHBOURS.iter()) {
                 let q = i.wrapping_add_signed(n.off);
                 if cells[q] == cell::EMPTY {
-                    reshape(t, q, &mut sq[q], n.dir, lp as u16, totals, undo);
+                    if let Some(u) = reshape(t, q, &mut sq[q], n.dir, lp as u16, &mut totals) {
+                        saved[n_saved] = u;
+                        n_saved += 1;
+                    }
                 }
             }
+            self.totals = totals;
+            self.undo.extend_from_slice(&self.saved[..n_saved]);
         }
         if self.rule == Rule::Caro {
             self.caro_far_refresh(i);
@@ -686,15 +696,9 @@ impl Board {
     /// [`Board::refresh`] with the square's shapes on that line already looked up.
     #[inline]
     fn refresh_with(&mut self, i: usize, d: usize, lp: u16) {
-        reshape(
-            self.tables,
-            i,
-            &mut self.sq[i],
-            d,
-            lp,
-            &mut self.totals,
-            &mut self.undo,
-        );
+        if let Some(u) = reshape(self.tables, i, &mut self.sq[i], d, lp, &mut self.totals) {
+            self.undo.push(u);
+        }
     }
 
     fn bump_near(&mut self, i: usize, add: bool) {
