@@ -20,7 +20,7 @@
 //! scratch and is run after every `make`/`unmake` in debug builds.
 
 use crate::pattern::{self, key_weight, line_key, unpack4, Pat, Tables, Threat};
-use crate::types::{cell, Color, Pos, Rule, CELLS, DIR_OFFSETS, MAX_SIZE, MIN_SIZE, STRIDE};
+use crate::types::{cell, Color, Pos, Rule, CELLS, DIR_OFFSETS, MAX_SIZE, MIN_SIZE};
 use std::fmt;
 
 /// One of the forty squares whose line keys a stone changes: its index offset from the
@@ -60,17 +60,6 @@ const NEIGHBOURS: [Neighbour; 40] = {
             k += 1;
         }
         d += 1;
-    }
-    t
-};
-
-/// Index offsets of the 5x5 square around a square (the `near` counts).
-const NEAR_OFFSETS: [isize; 25] = {
-    let mut t = [0isize; 25];
-    let mut n = 0;
-    while n < 25 {
-        t[n] = (n as isize / 5 - 2) * STRIDE as isize + (n as isize % 5 - 2);
-        n += 1;
     }
     t
 };
@@ -165,8 +154,9 @@ pub struct Board {
     sq: Vec<Square>,
     /// Threat class counts and value sums over the empty squares.
     totals: Totals,
-    /// Number of stones in the 5x5 square around each square.
-    near: Vec<u8>,
+    /// The stones of each row as bits: bit `x + 2` of entry `y + 2`. Two empty rows and
+    /// columns on each side keep every 5x5 window around a square inside.
+    rows: [u64; MAX_SIZE + 4],
     zobrist: u64,
     side: Color,
     history: Vec<Played>,
@@ -253,7 +243,7 @@ impl Board {
             cells: vec![cell::WALL; CELLS],
             sq: vec![Square::default(); CELLS],
             totals: Totals::default(),
-            near: vec![0; CELLS],
+            rows: [0; MAX_SIZE + 4],
             zobrist: 0,
             side: Color::Black,
             history: Vec::with_capacity(width * height),
@@ -455,9 +445,19 @@ impl Board {
         self.totals.value_sum[c.index()][role]
     }
     /// Number of stones in the 5x5 square around `p`.
-    #[inline]
     pub fn near(&self, p: Pos) -> u8 {
-        self.near[p.idx()]
+        let (x, y) = (p.x(), p.y());
+        self.rows[y..y + 5]
+            .iter()
+            .map(|r| (r >> x & 0x1F).count_ones())
+            .sum::<u32>() as u8
+    }
+    /// Bit `x` is set when a stone lies within two squares (in both directions) of
+    /// square `x, y`: the squares [`Board::near`] counts at least one stone around.
+    #[inline]
+    pub fn near_row(&self, y: usize) -> u64 {
+        let m = self.rows[y..y + 5].iter().fold(0, |a, r| a | r);
+        m | m >> 1 | m >> 2 | m >> 3 | m >> 4
     }
     /// Bounding box of the stones (x0, y0, x1, y1).
     pub fn bbox(&self) -> Option<(usize, usize, usize, usize)> {
@@ -521,7 +521,7 @@ impl Board {
         self.uncount(i);
         self.cells[i] = c.cell();
         self.zobrist ^= zobrist().stone[c.index()][i];
-        self.bump_near(i, true);
+        self.rows[p.y() + 2] |= 1 << (p.x() + 2);
         // First every key and its table entry (forty independent loads the processor
         // can overlap), then the shapes of the empty squares among them.
         let code = c.cell() as u32;
@@ -582,7 +582,7 @@ impl Board {
         let c = m.color;
         self.cells[i] = cell::EMPTY;
         self.zobrist ^= zobrist().stone[c.index()][i];
-        self.bump_near(i, false);
+        self.rows[m.pos.y() + 2] &= !(1 << (m.pos.x() + 2));
         let code = c.cell() as u32;
         for n in &NEIGHBOURS {
             self.sq[i.wrapping_add_signed(n.off)].keys[n.dir] -= code * n.weight;
@@ -701,14 +701,6 @@ impl Board {
         }
     }
 
-    fn bump_near(&mut self, i: usize, add: bool) {
-        let delta = if add { 1u8 } else { u8::MAX };
-        for &off in &NEAR_OFFSETS {
-            let q = &mut self.near[i.wrapping_add_signed(off)];
-            *q = q.wrapping_add(delta);
-        }
-    }
-
     #[allow(clippy::type_complexity)]
     fn recompute(
         &self,
@@ -781,7 +773,7 @@ impl Board {
                     }
                 }
             }
-            if n != self.near[i] {
+            if n != self.near(p) {
                 return Err(format!("near count differs at {p:?}"));
             }
         }

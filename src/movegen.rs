@@ -176,9 +176,10 @@ fn quiet_moves(b: &mut Board, out: &mut Vec<ScoredMove>) {
     let (x0, y0, x1, y1) = b.area_rect(2);
     let renju_black = me == Color::Black && b.rule() == Rule::Renju;
     for y in y0..=y1 {
+        let near = b.near_row(y);
         for x in x0..=x1 {
             let p = Pos::new(x, y);
-            if !b.is_empty(p) || b.near(p) == 0 {
+            if near >> x & 1 == 0 || !b.is_empty(p) {
                 continue;
             }
             if renju_black && !legal_for(b, p, me) {
