@@ -200,6 +200,7 @@ fn quiet_moves(b: &mut Board, out: &mut Vec<ScoredMove>) {
 fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
     let opp = me.opp();
     let mut cands: Vec<Pos> = Vec::new();
+    let mut threats: Vec<Pos> = Vec::new();
     // The squares looked for, as the board counts them: the scan stops at the last.
     let mut left = b.count_at_least(me, Threat::Four) + b.count(opp, Threat::OpenFour) as u32;
     for_each_empty_until(b, |p| {
@@ -210,6 +211,7 @@ fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
         }
         if b.threat(p, opp) == Threat::OpenFour {
             left -= 1;
+            threats.push(p);
             cands.push(p);
             for d in 0..4 {
                 if b.pat(p, opp, d) < crate::pattern::Pat::OpenFour
@@ -233,9 +235,13 @@ fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
         if !legal_for(b, p, me) {
             continue;
         }
-        let is_four = b.threat(p, me) >= Threat::Four;
-        if !is_four && b.count_after(p, me, opp, Threat::OpenFour) > 0 {
-            continue;
+        if b.threat(p, me) < Threat::Four {
+            // An open-four square out of this stone's reach keeps its open four.
+            if threats.iter().any(|&q| q != p && !q.sees(p, 5))
+                || b.count_after(p, me, opp, Threat::OpenFour) > 0
+            {
+                continue;
+            }
         }
         out.push(ScoredMove {
             pos: p,

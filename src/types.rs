@@ -95,6 +95,15 @@ impl Pos {
     pub fn step(self, d: usize, k: isize) -> Pos {
         Pos((self.0 as isize + DIR_OFFSETS[d] * k) as u16)
     }
+    /// Whether `q` is another square on one of the four lines through this one, at most
+    /// `n` steps away: the squares whose line windows (five each way) see this one, for
+    /// `n` = 5.
+    #[inline]
+    pub fn sees(self, q: Pos, n: usize) -> bool {
+        let dx = self.x().abs_diff(q.x());
+        let dy = self.y().abs_diff(q.y());
+        self != q && (dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= n
+    }
 }
 
 impl fmt::Debug for Pos {
@@ -242,4 +251,29 @@ pub fn symmetries() -> [Symmetry; 8] {
         |x, y| (y, -x),
         |x, y| (-y, -x),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `sees` is exactly "one of the forty squares whose line windows hold this one".
+    #[test]
+    fn a_square_sees_the_forty_squares_on_its_lines() {
+        let p = Pos::new(10, 10);
+        let on_lines: Vec<Pos> = (0..4)
+            .flat_map(|d| (1..=5).flat_map(move |k| [p.step(d, k), p.step(d, -k)]))
+            .collect();
+        let mut seen = 0;
+        for y in 0..MAX_SIZE {
+            for x in 0..MAX_SIZE {
+                let q = Pos::new(x, y);
+                assert_eq!(q.sees(p, 5), on_lines.contains(&q), "{x},{y}");
+                seen += usize::from(q.sees(p, 5));
+            }
+        }
+        assert_eq!(seen, 40);
+        assert!(!p.sees(p, 5));
+        assert!(Pos::new(12, 8).sees(p, 2) && !Pos::new(13, 7).sees(p, 2));
+    }
 }
