@@ -482,6 +482,21 @@ impl Board {
             None => (1, 1, 0, 0),
         }
     }
+    /// Calls `f` on the empty squares within `margin` of the stones' bounding box, row by
+    /// row, until it returns false.
+    #[inline]
+    pub fn each_empty_until(&self, margin: usize, mut f: impl FnMut(Pos) -> bool) {
+        let (x0, y0, x1, y1) = self.area_rect(margin);
+        for y in y0..=y1 {
+            let row = Pos::new(x0, y).0;
+            for i in 0..=(x1 - x0) as u16 {
+                let p = Pos(row + i);
+                if self.is_empty(p) && !f(p) {
+                    return;
+                }
+            }
+        }
+    }
     /// Squares within distance `margin` of the stones' bounding box (clipped to the board).
     pub fn area(&self, margin: usize) -> impl Iterator<Item = Pos> + '_ {
         let (x0, y0, x1, y1) = self.area_rect(margin);

@@ -90,20 +90,6 @@ pub fn squares_with(b: &Board, c: Color, t: Threat, out: &mut Vec<Pos>) {
     }
 }
 
-/// Calls `f` on the empty squares within two of the stones, row by row, until it returns
-/// false. Every square from which a colour makes a three or better lies there.
-fn for_each_empty_until(b: &Board, mut f: impl FnMut(Pos) -> bool) {
-    let (x0, y0, x1, y1) = b.area_rect(2);
-    for y in y0..=y1 {
-        for x in x0..=x1 {
-            let p = Pos::new(x, y);
-            if b.is_empty(p) && !f(p) {
-                return;
-            }
-        }
-    }
-}
-
 /// Generates the moves of the side to move into `out`, sorted best first. When the
 /// position is lost (no block, no defence), every legal move near the stones is
 /// generated instead, so a player always has something to play.
@@ -144,7 +130,7 @@ pub fn generate_unsorted(b: &mut Board, out: &mut Vec<ScoredMove>) -> Situation 
     if b.count(opp, Threat::Five) > 0 {
         let total = b.count(opp, Threat::Five) as usize;
         let mut squares = Vec::with_capacity(total);
-        for_each_empty_until(b, |p| {
+        b.each_empty_until(2, |p| {
             if b.threat(p, opp) == Threat::Five {
                 squares.push(p);
             }
@@ -203,7 +189,7 @@ fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
     let mut threats: Vec<Pos> = Vec::new();
     // The squares looked for, as the board counts them: the scan stops at the last.
     let mut left = b.count_at_least(me, Threat::Four) + b.count(opp, Threat::OpenFour) as u32;
-    for_each_empty_until(b, |p| {
+    b.each_empty_until(2, |p| {
         let mine = b.threat(p, me);
         if mine >= Threat::Four && mine != Threat::Forbidden {
             cands.push(p);

@@ -250,31 +250,13 @@ fn along(b: &Board, p: Pos, d: usize, k: isize) -> Option<Pos> {
     )
 }
 
-/// Rectangle of squares within `margin` of the stones, clipped to the board.
-fn rect(b: &Board, margin: usize) -> Option<(usize, usize, usize, usize)> {
-    let (x0, y0, x1, y1) = b.bbox()?;
-    Some((
-        x0.saturating_sub(margin),
-        y0.saturating_sub(margin),
-        (x1 + margin).min(b.width() - 1),
-        (y1 + margin).min(b.height() - 1),
-    ))
-}
-
 /// Calls `f` on every empty square within `margin` of the stones, row by row.
 #[inline]
 fn for_empty(b: &Board, margin: usize, mut f: impl FnMut(Pos)) {
-    if let Some((x0, y0, x1, y1)) = rect(b, margin) {
-        for y in y0..=y1 {
-            let row = Pos::new(x0, y).0;
-            for i in 0..=(x1 - x0) as u16 {
-                let p = Pos(row + i);
-                if b.is_empty(p) {
-                    f(p);
-                }
-            }
-        }
-    }
+    b.each_empty_until(margin, |p| {
+        f(p);
+        true
+    });
 }
 
 /// A set of threat classes, one bit per class.
@@ -314,24 +296,14 @@ fn for_class(b: &Board, c: Color, set: u16, margin: usize, mut f: impl FnMut(Pos
     if left == 0 {
         return;
     }
-    if let Some((x0, y0, x1, y1)) = rect(b, margin) {
-        for y in y0..=y1 {
-            let row = Pos::new(x0, y).0;
-            for i in 0..=(x1 - x0) as u16 {
-                let p = Pos(row + i);
-                if b.is_empty(p) {
-                    let t = b.threat(p, c);
-                    if set >> t as u16 & 1 != 0 {
-                        f(p, t);
-                        left -= 1;
-                        if left == 0 {
-                            return;
-                        }
-                    }
-                }
-            }
+    b.each_empty_until(margin, |p| {
+        let t = b.threat(p, c);
+        if set >> t as u16 & 1 != 0 {
+            f(p, t);
+            left -= 1;
         }
-    }
+        left > 0
+    });
 }
 
 /// The squares where `c` makes five. Looks along the lines through `around` first (where

@@ -324,72 +324,80 @@ fn random_position(rng: &mut Rng, rule: Rule, w: usize, h: usize, density: usize
     b
 }
 
+/// `per_rule` random positions for every rule in turn, `5..5 + sizes` squares a side,
+/// the `i`-th of a rule filled to `density(i)` percent; one generator draws it all.
+fn random_positions(
+    seed: u64,
+    per_rule: usize,
+    sizes: usize,
+    density: impl Fn(usize) -> usize,
+) -> impl Iterator<Item = (Rule, Board)> {
+    let mut rng = Rng(seed);
+    Rule::ALL
+        .into_iter()
+        .flat_map(move |rule| (0..per_rule).map(move |i| (rule, i)))
+        .map(move |(rule, i)| {
+            let (w, h) = (5 + rng.below(sizes), 5 + rng.below(sizes));
+            (rule, random_position(&mut rng, rule, w, h, density(i)))
+        })
+}
+
 /// `count_after` (what the move generator asks before keeping a defence) must agree
 /// with playing the stone and counting, for every rule, colour and threat class.
 #[test]
 fn count_after_agrees_with_make_and_count() {
-    let mut rng = Rng(0xC0_FFEE);
     let mut changed = 0;
-    for rule in Rule::ALL {
-        for i in 0..12 {
-            let (w, h) = (5 + rng.below(14), 5 + rng.below(14));
-            let mut b = random_position(&mut rng, rule, w, h, 20 + 3 * i);
-            let before = b.to_diagram();
-            let empties: Vec<Pos> = b.squares().filter(|&p| b.is_empty(p)).collect();
-            for &p in &empties {
-                for mover in [Color::Black, Color::White] {
-                    b.make_color(p, mover);
-                    let after: Vec<[u16; 2]> = (0..Threat::COUNT)
-                        .map(|t| {
-                            let t = Threat::from_u8(t as u8);
-                            [b.count(Color::Black, t), b.count(Color::White, t)]
-                        })
-                        .collect();
-                    b.unmake();
-                    for (t, want) in after.iter().enumerate() {
+    for (rule, mut b) in random_positions(0xC0_FFEE, 12, 14, |i| 20 + 3 * i) {
+        let before = b.to_diagram();
+        let empties: Vec<Pos> = b.squares().filter(|&p| b.is_empty(p)).collect();
+        for &p in &empties {
+            for mover in [Color::Black, Color::White] {
+                b.make_color(p, mover);
+                let after: Vec<[u16; 2]> = (0..Threat::COUNT)
+                    .map(|t| {
                         let t = Threat::from_u8(t as u8);
-                        for c in [Color::Black, Color::White] {
-                            let got = b.count_after(p, mover, c, t);
-                            assert_eq!(
-                                got,
-                                want[c.index()],
-                                "{rule:?}: {c:?}'s {t:?} squares after {mover:?} at {p:?}\n{before}"
-                            );
-                            changed += usize::from(got != b.count(c, t));
-                        }
+                        [b.count(Color::Black, t), b.count(Color::White, t)]
+                    })
+                    .collect();
+                b.unmake();
+                for (t, want) in after.iter().enumerate() {
+                    let t = Threat::from_u8(t as u8);
+                    for c in [Color::Black, Color::White] {
+                        let got = b.count_after(p, mover, c, t);
+                        assert_eq!(
+                            got,
+                            want[c.index()],
+                            "{rule:?}: {c:?}'s {t:?} squares after {mover:?} at {p:?}\n{before}"
+                        );
+                        changed += usize::from(got != b.count(c, t));
                     }
                 }
             }
-            assert_eq!(b.to_diagram(), before);
         }
+        assert_eq!(b.to_diagram(), before);
     }
     assert!(changed > 20_000, "only {changed} counts changed");
 }
 
 #[test]
 fn fives_match_reference_for_every_rule() {
-    let mut rng = Rng(0xDEC0DE);
     let mut checked = 0;
-    for rule in Rule::ALL {
-        for i in 0..300 {
-            let (w, h) = (5 + rng.below(12), 5 + rng.below(12));
-            let b = random_position(&mut rng, rule, w, h, 30 + i % 40);
-            let g = Grid::from_board(&b);
-            for p in b.squares() {
-                if !b.is_empty(p) {
-                    continue;
-                }
-                for c in [Color::Black, Color::White] {
-                    let fast = b.threat(p, c) == Threat::Five;
-                    let slow = g.makes_five(p.x() as i32, p.y() as i32, c);
-                    assert_eq!(
-                        fast,
-                        slow,
-                        "{rule:?} {c:?} five at {p:?}\n{}",
-                        b.to_diagram()
-                    );
-                    checked += 1;
-                }
+    for (rule, b) in random_positions(0xDEC0DE, 300, 12, |i| 30 + i % 40) {
+        let g = Grid::from_board(&b);
+        for p in b.squares() {
+            if !b.is_empty(p) {
+                continue;
+            }
+            for c in [Color::Black, Color::White] {
+                let fast = b.threat(p, c) == Threat::Five;
+                let slow = g.makes_five(p.x() as i32, p.y() as i32, c);
+                assert_eq!(
+                    fast,
+                    slow,
+                    "{rule:?} {c:?} five at {p:?}\n{}",
+                    b.to_diagram()
+                );
+                checked += 1;
             }
         }
     }
