@@ -1,14 +1,15 @@
 //! The main search: iterative deepening with aspiration windows over a principal
 //! variation search (negamax with null-window re-searches), a shared transposition
 //! table, threat-aware move generation ([`crate::movegen`]), killer and history move
-//! ordering, late-move reductions, internal iterative reduction, a width limit at every
+//! ordering, late-move reductions of every move after the first (ln depth x ln move
+//! number / 2, threats and defences included), internal iterative reduction, a width limit at every
 //! node from ply 2 (a few moves where a four or an open three is on the board, more
 //! elsewhere), move-count pruning near the leaves, and reverse futility pruning and
 //! razoring where the opponent has nothing that wins by force next move (razoring also
 //! needs the opponent to have no four to make and the side to move no four-three or
 //! double three). A leaf where the side to move can make a four and stands below beta
-//! asks the threat solver for a VCF, so a threat sequence the search starts is seen
-//! through to its end.
+//! asks the threat solver for a narrow VCF (only fours that make something else, near
+//! the last one), so a threat sequence the search starts is seen through to its end.
 //! Before the first iteration the main thread asks the threat solver
 //! ([`crate::threat`]) for a VCF or VCT of its own (played at once as a mate) and for
 //! the opponent's VCF (the root keeps only the moves that refute it), within a fifth
@@ -29,7 +30,7 @@ use crate::time::{self, Budget};
 use crate::tt::{score_from_tt, score_to_tt, Bound, Tt};
 use crate::types::{is_mate, mate_in, mated_in, Color, Pos, Score, CELLS, INF, MATE, MATE_BOUND};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 /// Deepest ply the search reaches (extensions included).
@@ -55,7 +56,12 @@ const LEAF_VCF_NODES: u64 = 1_000;
 /// two settings in the same binary). The defaults are what the engine plays with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
-    /// Late-move reductions.
+    /// Late-move reductions, as PentaZen does them: from depth 3, every move after the
+    /// first (threats and defences included, the table move excepted) is searched
+    /// [`lmr_reduction`] plies shallower first, one ply less in PV nodes, and again at
+    /// full depth if it beats alpha. It replaced a reduction of quiet moves only (one ply
+    /// from the fourth move, more for late moves without a history score); see the
+    /// README's *Strength* for the matches.
     pub lmr: bool,
     /// Move-count pruning: in non-PV quiet nodes at depth 1 and 2, search at most this
     /// many moves, times the depth (0 = off). Measured: see the commit that set 4.
@@ -70,10 +76,11 @@ pub struct Params {
     /// even (-3 +- 69, +6 +- 88). It costs at most a fifth of the hard time limit, and
     /// without a clock a node budget that follows the search's node or depth limit.
     pub root_threats: bool,
-    /// At the leaves: a VCF search (up to `LEAF_VCF_PLIES` plies and `LEAF_VCF_NODES`
-    /// solver nodes) for the side to move when it can make a four and its static score
-    /// is below beta. Together with `width` it is what lets the search see a long
-    /// threat sequence through to its end (see the README's *Strength*). Earlier,
+    /// At the leaves: a narrow VCF search ([`ThreatSolver::has_narrow_vcf`], up to
+    /// `LEAF_VCF_PLIES` plies and `LEAF_VCF_NODES` solver nodes) for the side to move
+    /// when it can make a four and its static score is below beta. Together with `width`
+    /// it is what lets the search see a long threat sequence through to its end (see the
+    /// README's *Strength*). The full VCF search there took half of all nodes; earlier,
     /// smaller versions (100 nodes, 15 plies, only with two fours or a four-three to
     /// make) lost in selfplay at 100 ms/move: Elo -53 +- 69 and -21 +- 69.
     pub leaf_vcf: bool,
@@ -94,17 +101,10 @@ pub struct Params {
     /// (0 = off). Off: from depth 4, +21 +- 69 alone and -7 +- 68 on top of the reverse
     /// futility pruning (selfplay 100 ms/move, 100 games each).
     pub nmp_depth: i32,
-    /// Late-move reduction table: reduction = ln(depth) * ln(move number) * this / 100
-    /// (0 = the fixed steps). Off: 50 lost -24 +- 68 (selfplay 100 ms/move, 100 games).
-    pub lmr_scale: i32,
     /// Internal iterative reduction: a node from this depth on with no table move is
     /// searched one ply shallower (0 = off). 4: selfplay 100 ms/move with reverse
     /// futility pruning on both sides, 300 games, +169 -126 =5 (Elo +50 +- 39).
     pub iir_depth: i32,
-    /// Late-move reductions: one ply more, from depth 4, for a move from the seventh on
-    /// that has no history score (it has not caused a cut-off in this search or the
-    /// last few). On: selfplay 100 ms/move, 300 games, +162 -135 =3 (Elo +31 +- 39).
-    pub lmr_history: bool,
     /// Razoring: in non-PV nodes of depth 1 to `razor_depth` where neither side has a
     /// double three, four-three or better to make and the opponent has no four to make,
     /// return the static score if it is this much per depth below alpha (0 = off).
@@ -144,9 +144,7 @@ impl Default for Params {
             rfp_margin: 60,
             rfp_depth: 6,
             nmp_depth: 0,
-            lmr_scale: 0,
             iir_depth: 4,
-            lmr_history: true,
             razor_margin: 45,
             razor_depth: 4,
             futility_margin: 0,
@@ -174,9 +172,7 @@ impl Params {
                 "rfp" => self.rfp_margin = n.max(0) as i32,
                 "rfpd" => self.rfp_depth = n.max(0) as i32,
                 "nmp" => self.nmp_depth = n.max(0) as i32,
-                "lmrk" => self.lmr_scale = n.max(0) as i32,
                 "iir" => self.iir_depth = n.max(0) as i32,
-                "lmrh" => self.lmr_history = n != 0,
                 "razor" => self.razor_margin = n.max(0) as i32,
                 "razd" => self.razor_depth = n.max(0) as i32,
                 "fut" => self.futility_margin = n.max(0) as i32,
@@ -187,6 +183,27 @@ impl Params {
         }
         Ok(())
     }
+}
+
+/// Late-move reduction of the `n`-th move (1-based) at `depth`: ln(depth) * ln(n) / 2,
+/// rounded (before the PV node's one ply less and the clamp to depth - 2).
+pub fn lmr_reduction(depth: i32, n: usize) -> i32 {
+    const DEPTHS: usize = 64;
+    const MOVES: usize = 128;
+    fn formula(depth: i32, n: usize) -> i32 {
+        ((depth.max(1) as f64).ln() * (n.max(1) as f64).ln() / 2.0).round() as i32
+    }
+    static TABLE: OnceLock<Vec<[u8; MOVES]>> = OnceLock::new();
+    let (d, n) = (depth.max(0) as usize, n);
+    if d >= DEPTHS || n >= MOVES {
+        return formula(depth, n);
+    }
+    let t = TABLE.get_or_init(|| {
+        (0..DEPTHS)
+            .map(|d| std::array::from_fn(|n| formula(d as i32, n) as u8))
+            .collect()
+    });
+    i32::from(t[d][n])
 }
 
 /// What limits one search.
@@ -764,7 +781,9 @@ impl Searcher {
             // A VCF can only start with a four, and is only worth looking for where the
             // static score does not already reach beta.
             if self.params.leaf_vcf && se < beta && b.count_at_least(me, Threat::Four) > 0 {
-                let found = self.threat.has_vcf(b, LEAF_VCF_PLIES, LEAF_VCF_NODES);
+                let found = self
+                    .threat
+                    .has_narrow_vcf(b, LEAF_VCF_PLIES, LEAF_VCF_NODES);
                 self.nodes += self.threat.stats().nodes;
                 if found {
                     // The exact length is not known here; a VCF within the ply limit.
@@ -910,22 +929,11 @@ impl Searcher {
             {
                 break;
             }
-            let mut r = 0;
-            if self.params.lmr && depth >= 3 && i >= 3 && quiet {
-                r = if self.params.lmr_scale > 0 {
-                    let f = (depth as f64).ln() * (i as f64).ln() * self.params.lmr_scale as f64;
-                    ((f / 100.0) as i32).clamp(1, depth - 2)
-                } else {
-                    1 + i32::from(i >= 10) + i32::from(depth >= 8 && i >= 20)
-                };
-                if self.params.lmr_history
-                    && i >= 6
-                    && depth >= 4
-                    && self.history[m.pos.idx()][me.index()] == 0
-                {
-                    r += 1;
-                }
-            }
+            let r = if self.params.lmr && depth >= 3 && i >= 1 && m.pos != tt_move {
+                (lmr_reduction(depth, i + 1) - i32::from(pv_node)).clamp(0, depth - 2)
+            } else {
+                0
+            };
             let new_depth = depth - 1 + ext;
             b.make(m.pos);
             let mut score;
@@ -988,4 +996,25 @@ pub fn search_position(board: &Board, limits: &Limits, hash_mb: usize) -> Search
     let tt = Arc::new(Tt::new(hash_mb << 20));
     let mut s = Searcher::new(tt, Arc::new(AtomicBool::new(false)));
     s.search(board, limits, &mut |_| {})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lmr_reduction;
+
+    #[test]
+    fn late_move_reductions_follow_ln_depth_times_ln_move_over_two() {
+        // round(ln d * ln n / 2), from the table and beyond it alike.
+        assert_eq!(lmr_reduction(3, 2), 0); // 0.38
+        assert_eq!(lmr_reduction(14, 2), 1); // 0.91
+        assert_eq!(lmr_reduction(14, 5), 2); // 2.12
+        assert_eq!(lmr_reduction(20, 32), 5); // 5.18
+        assert_eq!(lmr_reduction(100, 200), 12); // 12.2, outside the table
+        for d in 1..80 {
+            for n in 1..200 {
+                let want = ((d as f64).ln() * (n as f64).ln() / 2.0).round() as i32;
+                assert_eq!(lmr_reduction(d, n), want, "depth {d}, move {n}");
+            }
+        }
+    }
 }

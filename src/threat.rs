@@ -57,6 +57,7 @@ pub const MAX_PLIES: usize = 1000;
 
 const VCF_SALT: u64 = 0;
 const VCT_SALT: u64 = 0x6A09_E667_F3BC_C908;
+const NARROW_VCF_SALT: u64 = 0xBB67_AE85_84CA_A73B;
 
 const EMPTY: u8 = 0;
 const PROVEN: u8 = 1;
@@ -215,6 +216,10 @@ pub struct ThreatSolver {
     stop: Option<Arc<AtomicBool>>,
     /// Node count at which the stop flags are read next.
     next_check: u64,
+    /// Inside [`ThreatSolver::has_narrow_vcf`]: the attacker tries only some fours.
+    narrow: bool,
+    /// The ply budget the current search started with (its first attacker node has it).
+    root_budget: u16,
 }
 
 impl Default for ThreatSolver {
@@ -490,6 +495,8 @@ impl ThreatSolver {
             vcf_threats: false,
             stop: None,
             next_check: 0,
+            narrow: false,
+            root_budget: 0,
         }
     }
 
@@ -585,6 +592,22 @@ impl ThreatSolver {
         }
         let budget = max_plies.min(MAX_PLIES) as u16;
         self.vcf_attack(b, budget, Ctl { stop: None }).is_some()
+    }
+
+    /// Like [`ThreatSolver::has_vcf`], but the attacker tries only the fours that also
+    /// make a three or a two on another line (`FourTwo` or better); after its first four,
+    /// only such fours on a line through its previous four within four squares, and at
+    /// most the two best. This is the VCF PentaZen runs at its search leaves: a win it
+    /// finds is a real VCF, but it misses those that need a plain four or a four away
+    /// from the last one. It costs a few nodes where the full search costs tens, so the
+    /// search can afford it at every leaf (see the README's *Strength*). Its results are
+    /// kept in the table apart from the full search's.
+    pub fn has_narrow_vcf(&mut self, b: &mut Board, max_plies: usize, node_limit: u64) -> bool {
+        self.narrow = true;
+        self.root_budget = max_plies.min(MAX_PLIES) as u16;
+        let found = self.has_vcf(b, max_plies, node_limit);
+        self.narrow = false;
+        found
     }
 
     /// Looks for a VCT of the side to move: fours and threes, iteratively deepened up to
@@ -794,7 +817,12 @@ impl ThreatSolver {
         if defender_fives == 0 && !caro && b.count(a, Threat::OpenFour) > 0 {
             return Some(3);
         }
-        let key = b.hash() ^ VCF_SALT;
+        let key = b.hash()
+            ^ if self.narrow {
+                NARROW_VCF_SALT
+            } else {
+                VCF_SALT
+            };
         if let Some(settled) = self.settled(key, budget) {
             return settled;
         }
@@ -824,6 +852,9 @@ impl ThreatSolver {
         } else {
             let start = self.moves.len();
             self.gen_fours(b, a);
+            if self.narrow {
+                self.narrow_fours(b, a, start, budget == self.root_budget);
+            }
             (result, best) = self.first_win(b, start, budget, ctl, false);
         }
         self.store_result(key, result, best, always, budget);
@@ -960,6 +991,26 @@ impl ThreatSolver {
         }
         self.scratch = found;
         self.moves[start..].sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    }
+
+    /// Narrow VCF: keeps, of the fours pushed from `start` (best first), those that also
+    /// make a three or a two elsewhere; below the first attacker node only those on a
+    /// line through the attacker's last stone within four squares, and at most two.
+    fn narrow_fours(&mut self, b: &Board, a: Color, start: usize, first: bool) {
+        let (last, _) = last_moves(b, a);
+        let mut kept = start;
+        for i in start..self.moves.len() {
+            let (key, p) = self.moves[i];
+            // The sort key is rank * 16 + proximity (below 16); FourTwo has rank 2.
+            if key / 16 >= 2 && (first || prox(p, last) == 3) {
+                self.moves[kept] = (key, p);
+                kept += 1;
+            }
+        }
+        if !first {
+            kept = kept.min(start + 2);
+        }
+        self.moves.truncate(kept);
     }
 
     // ------------------------------------------------------------------------- VCT

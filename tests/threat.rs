@@ -640,6 +640,58 @@ fn vcf_matches_exhaustive_reference() {
     }
 }
 
+/// The narrow VCF the search runs at its leaves (`has_narrow_vcf`) tries only fours that
+/// also make a three or a two, near the last one after the first: every win it reports
+/// must be a real VCF (the full search finds one within the same plies), it must find
+/// the simple ones (a four-three), and it does miss some (else it would be the full
+/// search under another name).
+#[test]
+fn narrow_vcf_wins_are_real_vcfs() {
+    for rule in Rule::ALL {
+        let mut b = pos(rule, Color::Black, FOUR_THREE);
+        assert!(
+            ThreatSolver::new().has_narrow_vcf(&mut b, 225, 1_000),
+            "{rule:?}: four-three"
+        );
+        let mut w = pos(rule, Color::White, FOUR_THREE);
+        assert!(
+            !ThreatSolver::new().has_narrow_vcf(&mut w, 225, 1_000),
+            "{rule:?}"
+        );
+    }
+    let mut rng = Rng(0x0A22_0BEE);
+    let mut narrow = ThreatSolver::with_table_bits(12);
+    let mut full = ThreatSolver::with_table_bits(12);
+    let (mut found, mut missed) = (0, 0);
+    for rule in Rule::ALL {
+        for i in 0..60 {
+            let size = 9 + rng.below(5);
+            let mut b = random_position(&mut rng, rule, size, 22 + i % 14);
+            for side in [Color::Black, Color::White] {
+                b.set_side_to_move(side);
+                if b.count(side, Threat::Five) > 0 {
+                    continue;
+                }
+                let before = (b.hash(), b.move_count());
+                for budget in [7usize, 31] {
+                    let n = narrow.has_narrow_vcf(&mut b, budget, 1_000);
+                    assert_eq!((b.hash(), b.move_count()), before, "board not restored");
+                    let f = full.has_vcf(&mut b, budget, u64::MAX);
+                    assert!(
+                        !n || f,
+                        "{rule:?} {side:?} budget {budget}: narrow VCF without a VCF\n{}",
+                        b.to_diagram()
+                    );
+                    found += usize::from(n);
+                    missed += usize::from(f && !n);
+                }
+            }
+        }
+    }
+    eprintln!("narrow VCF: {found} found, {missed} missed");
+    assert!(found >= 50 && missed >= 1, "found {found}, missed {missed}");
+}
+
 // ------------------------------------------------------------------ deep VCF
 
 /// Sixteen fours before the five (33 plies), built as a chain: each four uses the stone
