@@ -586,6 +586,28 @@ fn random_position(rng: &mut Rng, rule: Rule, size: usize, density: usize) -> Bo
     b
 }
 
+/// Calls `f` on `per_rule` random positions of every rule (9 to 8 + `sizes` squares a
+/// side), once with each colour to move, skipping a side that has a five at once.
+fn each_random_position(
+    rng: &mut Rng,
+    per_rule: usize,
+    sizes: usize,
+    mut f: impl FnMut(Rule, &mut Board, Color),
+) {
+    for rule in Rule::ALL {
+        for i in 0..per_rule {
+            let size = 9 + rng.below(sizes);
+            let mut b = random_position(rng, rule, size, 22 + i % 14);
+            for side in [Color::Black, Color::White] {
+                b.set_side_to_move(side);
+                if b.count(side, Threat::Five) == 0 {
+                    f(rule, &mut b, side);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn vcf_matches_exhaustive_reference() {
     let mut rng = Rng(0x7EA7_5EED);
@@ -594,43 +616,33 @@ fn vcf_matches_exhaustive_reference() {
     let mut losses = [0usize; 5];
     // Wins that need at least two fours (not found with a smaller budget).
     let mut deep = [0usize; 5];
-    for rule in Rule::ALL {
-        for i in 0..80 {
-            let size = 9 + rng.below(3);
-            let mut b = random_position(&mut rng, rule, size, 22 + i % 14);
-            for side in [Color::Black, Color::White] {
-                b.set_side_to_move(side);
-                if b.count(side, Threat::Five) > 0 {
-                    continue; // trivial: five at once
-                }
-                let before = (b.hash(), b.move_count());
-                let mut shallower = false;
-                for budget in [3u32, 5, 7, 9] {
-                    let fast = solver.has_vcf(&mut b, budget as usize, u64::MAX);
-                    assert_eq!((b.hash(), b.move_count()), before, "board not restored");
-                    let slow = ref_vcf(&mut Grid::from_board(&b), side, budget);
-                    assert_eq!(
-                        fast,
-                        slow,
-                        "{rule:?} {side:?} budget {budget}\n{}",
-                        b.to_diagram()
-                    );
-                    if fast {
-                        wins[rule.index()] += 1;
-                        deep[rule.index()] += (budget >= 5 && !shallower) as usize;
-                        shallower = true;
-                        let line = solver.vcf(&mut b, budget as usize, u64::MAX).expect("line");
-                        assert!(
-                            line.len() <= budget as usize && line.len() % 2 == 1,
-                            "{line:?}"
-                        );
-                    } else {
-                        losses[rule.index()] += 1;
-                    }
-                }
+    each_random_position(&mut rng, 80, 3, |rule, b, side| {
+        let before = (b.hash(), b.move_count());
+        let mut shallower = false;
+        for budget in [3u32, 5, 7, 9] {
+            let fast = solver.has_vcf(b, budget as usize, u64::MAX);
+            assert_eq!((b.hash(), b.move_count()), before, "board not restored");
+            let slow = ref_vcf(&mut Grid::from_board(b), side, budget);
+            assert_eq!(
+                fast,
+                slow,
+                "{rule:?} {side:?} budget {budget}\n{}",
+                b.to_diagram()
+            );
+            if fast {
+                wins[rule.index()] += 1;
+                deep[rule.index()] += (budget >= 5 && !shallower) as usize;
+                shallower = true;
+                let line = solver.vcf(b, budget as usize, u64::MAX).expect("line");
+                assert!(
+                    line.len() <= budget as usize && line.len() % 2 == 1,
+                    "{line:?}"
+                );
+            } else {
+                losses[rule.index()] += 1;
             }
         }
-    }
+    });
     eprintln!("wins {wins:?} losses {losses:?} deep {deep:?}");
     for r in 0..5 {
         assert!(
@@ -663,31 +675,21 @@ fn narrow_vcf_wins_are_real_vcfs() {
     let mut narrow = ThreatSolver::with_table_bits(12);
     let mut full = ThreatSolver::with_table_bits(12);
     let (mut found, mut missed) = (0, 0);
-    for rule in Rule::ALL {
-        for i in 0..60 {
-            let size = 9 + rng.below(5);
-            let mut b = random_position(&mut rng, rule, size, 22 + i % 14);
-            for side in [Color::Black, Color::White] {
-                b.set_side_to_move(side);
-                if b.count(side, Threat::Five) > 0 {
-                    continue;
-                }
-                let before = (b.hash(), b.move_count());
-                for budget in [7usize, 31] {
-                    let n = narrow.has_narrow_vcf(&mut b, budget, 1_000);
-                    assert_eq!((b.hash(), b.move_count()), before, "board not restored");
-                    let f = full.has_vcf(&mut b, budget, u64::MAX);
-                    assert!(
-                        !n || f,
-                        "{rule:?} {side:?} budget {budget}: narrow VCF without a VCF\n{}",
-                        b.to_diagram()
-                    );
-                    found += usize::from(n);
-                    missed += usize::from(f && !n);
-                }
-            }
+    each_random_position(&mut rng, 60, 5, |rule, b, side| {
+        let before = (b.hash(), b.move_count());
+        for budget in [7usize, 31] {
+            let n = narrow.has_narrow_vcf(b, budget, 1_000);
+            assert_eq!((b.hash(), b.move_count()), before, "board not restored");
+            let f = full.has_vcf(b, budget, u64::MAX);
+            assert!(
+                !n || f,
+                "{rule:?} {side:?} budget {budget}: narrow VCF without a VCF\n{}",
+                b.to_diagram()
+            );
+            found += usize::from(n);
+            missed += usize::from(f && !n);
         }
-    }
+    });
     eprintln!("narrow VCF: {found} found, {missed} missed");
     assert!(found >= 50 && missed >= 1, "found {found}, missed {missed}");
 }
