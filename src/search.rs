@@ -2,8 +2,9 @@
 //! variation search (negamax with null-window re-searches), a shared transposition
 //! table, threat-aware move generation ([`crate::movegen`]), killer and history move
 //! ordering, late-move reductions of every move after the first (ln depth x ln move
-//! number / 2, threats and defences included), internal iterative reduction, a width limit at every
-//! node from ply 2 (a few moves where a four or an open three is on the board, more
+//! number / 2, threats and defences included, at the root too), singular extensions of
+//! a table move that alone holds its score, internal iterative reduction, a width limit
+//! at every node from ply 2 (a few moves where a four or an open three is on the board, more
 //! elsewhere), move-count pruning near the leaves, and reverse futility pruning and
 //! razoring where the opponent has nothing that wins by force next move (razoring also
 //! needs the opponent to have no four to make and the side to move no four-three or
@@ -59,7 +60,8 @@ pub struct Params {
     /// Late-move reductions, as PentaZen does them: from depth 3, every move after the
     /// first (threats and defences included, the table move excepted) is searched
     /// [`lmr_reduction`] plies shallower first, one ply less in PV nodes, and again at
-    /// full depth if it beats alpha. It replaced a reduction of quiet moves only (one ply
+    /// full depth if it beats alpha. Root moves after the first are reduced the same way
+    /// (as PV nodes: one ply less). It replaced a reduction of quiet moves only (one ply
     /// from the fourth move, more for late moves without a history score); see the
     /// README's *Strength* for the matches.
     pub lmr: bool,
@@ -96,6 +98,17 @@ pub struct Params {
     /// 100 ms/move, 200 games per rule, freestyle +110 -87 =3, exact five +107 -92 =1,
     /// renju +116 -83 =1 (together Elo +41, 95% +14 to +70).
     pub rfp_depth: i32,
+    /// Singular extension: from this depth on (0 = off), a table move whose entry is a
+    /// lower bound (or exact) from at most three plies shallower is searched one ply
+    /// deeper when the node without it, searched at half the depth with a null window,
+    /// stays below the entry's score minus `se_margin` x depth; if instead that search
+    /// reaches beta as well, the node returns at once (multi-cut). Searches without the
+    /// move neither read nor write the table. Extensions stop at twice the iteration's
+    /// depth in plies. 6 and 2, against off (with the root reductions in
+    /// [`Params::lmr`]; PentaZen 0.4.17 at 0.5 s/move, see the README's *Strength*).
+    pub se_depth: i32,
+    /// Margin per ply of depth for the singular extension.
+    pub se_margin: i32,
     /// Null-move pruning: in non-PV nodes from this depth on, with the same guard and a
     /// static score at beta or above, let the opponent move twice at a reduced depth
     /// (0 = off). Off: from depth 4, +21 +- 69 alone and -7 +- 68 on top of the reverse
@@ -144,6 +157,8 @@ impl Default for Params {
             rfp_margin: 60,
             rfp_depth: 6,
             nmp_depth: 0,
+            se_depth: 6,
+            se_margin: 2,
             iir_depth: 4,
             razor_margin: 45,
             razor_depth: 4,
@@ -172,6 +187,8 @@ impl Params {
                 "rfp" => self.rfp_margin = n.max(0) as i32,
                 "rfpd" => self.rfp_depth = n.max(0) as i32,
                 "nmp" => self.nmp_depth = n.max(0) as i32,
+                "se" => self.se_depth = n.max(0) as i32,
+                "sem" => self.se_margin = n.max(0) as i32,
                 "iir" => self.iir_depth = n.max(0) as i32,
                 "razor" => self.razor_margin = n.max(0) as i32,
                 "razd" => self.razor_depth = n.max(0) as i32,
@@ -267,6 +284,10 @@ pub struct Searcher {
     killers: Vec<[Pos; 2]>,
     /// Whether the move into each ply was a null move.
     null_at: Vec<bool>,
+    /// The move left out at each ply by a singular-extension search, or NONE.
+    excluded: Vec<Pos>,
+    /// Depth of the current iteration (extensions stop at twice this many plies).
+    root_depth: i32,
     history: Vec<[i32; 2]>,
     buffers: Vec<Vec<ScoredMove>>,
     pv: Vec<Vec<Pos>>,
@@ -297,6 +318,8 @@ impl Searcher {
             can_stop: false,
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
             null_at: vec![false; MAX_PLY + 2],
+            excluded: vec![Pos::NONE; MAX_PLY + 2],
+            root_depth: 0,
             history: vec![[0; 2]; CELLS],
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 2)
@@ -434,6 +457,7 @@ impl Searcher {
             {
                 continue;
             }
+            self.root_depth = depth;
             let mut delta = 30;
             let (mut alpha, mut beta) = if depth >= 4 && !is_mate(prev_score) {
                 (prev_score - delta, prev_score + delta)
@@ -654,7 +678,16 @@ impl Searcher {
             if i == 0 {
                 score = -self.pvs(b, -beta, -alpha, depth - 1, 1, true);
             } else {
-                score = -self.pvs(b, -alpha - 1, -alpha, depth - 1, 1, false);
+                // Late root moves are reduced as in `pvs` (one ply less, as a PV node).
+                let r = if self.params.lmr && depth >= 3 {
+                    (lmr_reduction(depth, i + 1) - 1).clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                score = -self.pvs(b, -alpha - 1, -alpha, depth - 1 - r, 1, false);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.pvs(b, -alpha - 1, -alpha, depth - 1, 1, false);
+                }
                 if score > alpha && score < beta && !self.stopped {
                     score = -self.pvs(b, -beta, -alpha, depth - 1, 1, true);
                 }
@@ -795,7 +828,14 @@ impl Searcher {
 
         let key = b.hash();
         let mut tt_move = Pos::NONE;
-        if let Some(e) = self.tt.probe(key) {
+        let excluded = self.excluded[ply];
+        // A search without one move is not the position's result: no table use.
+        let tt_entry = if excluded.is_none() {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        if let Some(e) = tt_entry {
             tt_move = e.mv;
             let s = score_from_tt(e.score, ply_i);
             if !pv_node && e.depth >= depth {
@@ -811,7 +851,11 @@ impl Searcher {
         }
 
         let mut depth = depth;
-        if self.params.iir_depth > 0 && depth >= self.params.iir_depth && tt_move.is_none() {
+        if self.params.iir_depth > 0
+            && depth >= self.params.iir_depth
+            && tt_move.is_none()
+            && excluded.is_none()
+        {
             depth -= 1;
         }
         // Forward pruning when the opponent cannot make a four-three, a double three or
@@ -902,6 +946,9 @@ impl Searcher {
         for i in 0..moves.len() {
             movegen::pick_best(&mut moves, i);
             let m = moves[i];
+            if m.pos == excluded {
+                continue;
+            }
             let my_threat = b.threat(m.pos, me);
             let their_threat = b.threat(m.pos, opp);
             let quiet = situation == Situation::Quiet
@@ -934,6 +981,35 @@ impl Searcher {
             } else {
                 0
             };
+            let mut ext = ext;
+            if let Some(e) = tt_entry {
+                let s = score_from_tt(e.score, ply_i);
+                if self.params.se_depth > 0
+                    && m.pos == tt_move
+                    && ext == 0
+                    && depth >= self.params.se_depth
+                    && e.bound != Bound::Upper
+                    && e.depth >= depth - 3
+                    && s.abs() < MATE_BOUND
+                    && (ply as i32) < 2 * self.root_depth
+                {
+                    let sb = s - self.params.se_margin * depth;
+                    self.excluded[ply] = m.pos;
+                    let v = self.pvs(b, sb - 1, sb, (depth - 1) / 2, ply, false);
+                    self.excluded[ply] = Pos::NONE;
+                    if self.stopped {
+                        self.buffers[ply] = moves;
+                        return 0;
+                    }
+                    if v < sb {
+                        ext = 1;
+                    } else if sb >= beta {
+                        // Multi-cut: another move beats beta as well.
+                        self.buffers[ply] = moves;
+                        return sb;
+                    }
+                }
+            }
             let new_depth = depth - 1 + ext;
             b.make(m.pos);
             let mut score;
@@ -978,6 +1054,9 @@ impl Searcher {
             }
         }
         self.buffers[ply] = moves;
+        if !excluded.is_none() {
+            return best;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > orig_alpha {

@@ -412,3 +412,31 @@ fn sees_a_long_threat_sequence_through_to_its_end() {
         r.pv
     );
 }
+
+#[test]
+fn exact_five_win_found_by_the_search_alone() {
+    // From a game PentaZen won as white (exact five, 0.5 s a move): after black's h8
+    // (7,7) white wins with g4 (6,11) in 17 plies, a VCT that PentaZen announced at
+    // once (f7, (5,8), wins too). The search alone (root threat solver off) proves a
+    // win by depth 13.
+    let mut b = Board::new(15, 15, Rule::Exact).unwrap();
+    for (x, y) in [(8, 4), (8, 9), (8, 8), (7, 10), (8, 7), (6, 9), (7, 7)] {
+        b.make(sq(x, y));
+    }
+    let tt = std::sync::Arc::new(fivefold::tt::Tt::new(16 << 20));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut s = fivefold::search::Searcher::new(tt, stop);
+    s.params = with_threats(false);
+    let limits = Limits {
+        max_depth: Some(13),
+        ..Limits::default()
+    };
+    let r = s.search(&b, &limits, &mut |_| {});
+    assert!(
+        r.score >= MATE_BOUND,
+        "white's win not seen: score {} at depth {}, pv {:?}",
+        r.score,
+        r.depth,
+        r.pv
+    );
+}
