@@ -381,6 +381,27 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
     }
 }
 
+/// Searches `b` to `depth` with the root threat solver off (the search alone) and
+/// asserts that the side to move is proven to win.
+fn assert_search_alone_wins(b: &Board, depth: i32) {
+    let tt = std::sync::Arc::new(fivefold::tt::Tt::new(16 << 20));
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut s = fivefold::search::Searcher::new(tt, stop);
+    s.params = with_threats(false);
+    let limits = Limits {
+        max_depth: Some(depth),
+        ..Limits::default()
+    };
+    let r = s.search(b, &limits, &mut |_| {});
+    assert!(
+        r.score >= MATE_BOUND,
+        "the win not seen: score {} at depth {}, pv {:?}",
+        r.score,
+        r.depth,
+        r.pv
+    );
+}
+
 #[test]
 fn sees_a_long_threat_sequence_through_to_its_end() {
     // From a game PentaZen won as white against an earlier build (freestyle, 0.5 s a
@@ -395,22 +416,7 @@ fn sees_a_long_threat_sequence_through_to_its_end() {
     for (x, y) in game.into_iter().chain(vct_start) {
         b.make(sq(x, y));
     }
-    let tt = std::sync::Arc::new(fivefold::tt::Tt::new(16 << 20));
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let mut s = fivefold::search::Searcher::new(tt, stop);
-    s.params = with_threats(false);
-    let limits = Limits {
-        max_depth: Some(9),
-        ..Limits::default()
-    };
-    let r = s.search(&b, &limits, &mut |_| {});
-    assert!(
-        r.score >= MATE_BOUND,
-        "white's win not seen: score {} at depth {}, pv {:?}",
-        r.score,
-        r.depth,
-        r.pv
-    );
+    assert_search_alone_wins(&b, 9);
 }
 
 #[test]
@@ -423,20 +429,5 @@ fn exact_five_win_found_by_the_search_alone() {
     for (x, y) in [(8, 4), (8, 9), (8, 8), (7, 10), (8, 7), (6, 9), (7, 7)] {
         b.make(sq(x, y));
     }
-    let tt = std::sync::Arc::new(fivefold::tt::Tt::new(16 << 20));
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let mut s = fivefold::search::Searcher::new(tt, stop);
-    s.params = with_threats(false);
-    let limits = Limits {
-        max_depth: Some(13),
-        ..Limits::default()
-    };
-    let r = s.search(&b, &limits, &mut |_| {});
-    assert!(
-        r.score >= MATE_BOUND,
-        "white's win not seen: score {} at depth {}, pv {:?}",
-        r.score,
-        r.depth,
-        r.pv
-    );
+    assert_search_alone_wins(&b, 13);
 }
