@@ -4,7 +4,9 @@
 //! is read by the caller. The manager gives a *soft* target (iterative deepening stops
 //! starting new iterations once it is spent, scaled by how stable the best move is) and a
 //! *hard* limit that the search never passes; both already leave a safety margin for
-//! process start-up, I/O and the manager's own overhead.
+//! process start-up, I/O and the manager's own overhead. Where only the turn limit binds
+//! (no match clock, or one with room to spare), time a move does not use is lost, so the
+//! soft target is the hard limit: thinking goes on to the end of the turn.
 
 use std::time::Duration;
 
@@ -73,9 +75,17 @@ pub fn budget(clock: &Clock, empty_squares: usize) -> Budget {
         soft = soft.min(share);
         hard = hard.min(cap.max(share));
     }
-    // Target a fraction of the hard limit: deepening one more ply costs several times
-    // the last one, so starting one near the limit rarely finishes.
-    soft = soft.min(hard).min(hard / 10 * 6 + 1);
+    if soft < turn_cap || clock.turn_ms == 0 {
+        // The match clock binds: what this move does not use is left for later ones.
+        // Target a fraction of the hard limit: deepening one more ply costs several
+        // times the last one, so starting one near the limit rarely finishes.
+        soft = soft.min(hard).min(hard / 10 * 6 + 1);
+    } else {
+        // Only the turn limit binds: time this move does not use is lost, so the search
+        // goes on to the hard limit (a deeper iteration cut short still counts where its
+        // first moves were searched to the end; see `Searcher::search`).
+        soft = hard;
+    }
     Budget {
         soft: Duration::from_millis(soft),
         hard: Duration::from_millis(hard),
@@ -87,6 +97,10 @@ pub fn budget(clock: &Clock, empty_squares: usize) -> Budget {
 /// fell since the previous depth (positive = worse). Returns the target to compare the
 /// elapsed time with (never above `hard`).
 pub fn scale_soft(b: &Budget, stable_iterations: u32, score_drop: i32) -> Duration {
+    if b.soft >= b.hard {
+        // The whole turn is to be used (see `budget`).
+        return b.hard;
+    }
     let mut f = match stable_iterations {
         0 => 1.4,
         1 => 1.1,
@@ -122,7 +136,16 @@ mod tests {
             200,
         );
         assert!(ms(b.hard) <= 1000 - RESERVE_MS && ms(b.hard) >= 900);
-        assert!(b.soft <= b.hard);
+        // Nothing to save time for: the whole turn is used, however stable the move.
+        assert_eq!(b.soft, b.hard);
+        assert_eq!(scale_soft(&b, 5, 0), b.hard);
+        // A match clock with room for many such moves changes nothing.
+        let roomy = Clock {
+            turn_ms: 1000,
+            match_ms: 1_000_000,
+            left_ms: Some(1_000_000),
+        };
+        assert_eq!(budget(&roomy, 200), b);
     }
 
     #[test]
@@ -150,6 +173,9 @@ mod tests {
         );
         assert!(ms(b.soft) <= 60_000 / 8);
         assert!(ms(b.hard) <= 60_000 / 4);
+        // Where the match clock binds, a stable move stops early to save time for later.
+        assert!(b.soft < b.hard);
+        assert!(scale_soft(&b, 5, 0) < scale_soft(&b, 0, 0));
         // Nearly out of time: tiny but never past what is left.
         let b = budget(
             &Clock {
