@@ -29,7 +29,10 @@ TA=${THREADS_A:-${THREADS:-1}}; TB=${THREADS_B:-${THREADS:-1}}
   -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency "$CONC" -drawafter $((SIZE * SIZE)) \
   -openings "file=$OUT/openings.txt" type=offset order=sequential \
   -sgf games.sgf -pgn games.pgn -msg messages.txt > match.out 2>&1) || true
-grep -iE "timeout at|time ?out|crash|illegal|forbid|output error" "$OUT/match.out" | grep -v "timeoutTurn\|timeoutMatch" | head -n 20 || true
+# Time forfeits are listed too. When an engine fails to answer START, c-gomoku-cli counts the
+# game against that engine in its score but writes the side to move as the loser in the SGF
+# (a "time forfeit" game with only opening moves): read such a game from the score line.
+grep -iE "timeout at|time ?out|forfeit|crash|illegal|forbid|output error" "$OUT/match.out" | grep -v "timeoutTurn\|timeoutMatch" | head -n 20 || true
 LAST=$(grep "Score of" "$OUT/match.out" | tail -n 1)
 echo "$LAST"
 echo "$LAST" | awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { w = $(i-1); l = $(i+1); d = $(i+3); break }
