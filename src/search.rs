@@ -127,8 +127,10 @@ pub struct Params {
     /// from a shallower search is searched shallower by this many hundredths of a ply
     /// per ply of the difference, rounded, at most three plies and never below depth 1
     /// (0 = off). 28 against off (Rapfi 0.43's classical engine at 0.5 s/move, 100
-    /// games per rule on the openings the build before played): freestyle 39-59-2
-    /// against 36-62-2, exact five 59-41-0 against 46-52-2 (README, *Strength*).
+    /// games per rule on the openings the build before played, games Rapfi forfeited
+    /// at `START` left out): freestyle 39-58-2 against 36-62-2, exact five 59-41-0
+    /// against 45-52-2, renju 57-43-0 against 48-52-0 (README, *Strength*); 50 did
+    /// worse than 28 in freestyle.
     pub pv_stale: i32,
     /// Null-move pruning: in non-PV nodes from this depth on, with the same guard and a
     /// static score at beta or above, let the opponent move twice at a reduced depth
