@@ -44,6 +44,15 @@ pub struct Budget {
 /// Fixed reserve for reading input, writing the answer and process scheduling (ms).
 pub const RESERVE_MS: u64 = 30;
 
+/// What a manager counts against the clock for each move beyond the engine's own
+/// thinking (reading the command, scheduling, writing the answer), in milliseconds.
+/// c-gomoku-cli on the development machine counts 0 to 4 ms for a move answered at once.
+/// Under a match clock this much is kept back for every move the side may still have
+/// to play (half the empty squares), so a game that fills the board cannot be lost on
+/// time once the clock is nearly spent: Fivefold lost one that way against Rapfi at 15 s
+/// a game, 219 moves after the opening, with 25 ms left for its last 20 moves.
+pub const MOVE_OVERHEAD_MS: u64 = 5;
+
 /// How many more moves of its own the manager plans for under a match clock. Games
 /// against strong engines are short: against Rapfi 0.43 at 15 s a game (3 s a move),
 /// Fivefold played a median of 17 (renju) to 22 (freestyle) moves after the opening.
@@ -73,12 +82,17 @@ pub fn budget(clock: &Clock, empty_squares: usize) -> Budget {
         (None, m) => Some(m),
     };
     if let Some(left) = left {
-        // Keep a reserve for the rest of the game and share what is usable over
+        // Keep a reserve for the rest of the game (a fixed part, a fiftieth of what is
+        // left, and [`MOVE_OVERHEAD_MS`] for every move that may still come) and share what is usable over
         // [`MOVES_TO_GO`] more moves (fewer when the board has room for fewer). What a
         // move takes comes off the clock, so the next share is smaller: a game ends with
         // time left over, the more of it the longer the horizon.
-        let usable = left.saturating_sub(RESERVE_MS.saturating_add(left / 50));
-        let moves_to_go = ((empty_squares as u64) / 2).clamp(8, MOVES_TO_GO);
+        let moves_left = (empty_squares as u64).div_ceil(2);
+        let reserve = RESERVE_MS
+            .saturating_add(left / 50)
+            .saturating_add(moves_left.saturating_mul(MOVE_OVERHEAD_MS));
+        let usable = left.saturating_sub(reserve);
+        let moves_to_go = moves_left.clamp(8, MOVES_TO_GO);
         let share = usable / moves_to_go;
         // Allow one move to take up to a quarter of what is usable when it needs to.
         let cap = usable / 4;
@@ -189,6 +203,26 @@ mod tests {
         }
         assert!(left < 15_000 * 45 / 100, "{left} ms of 15 000 left");
         assert!(left > 15_000 / 5, "{left} ms of 15 000 left");
+    }
+
+    #[test]
+    fn a_game_that_fills_the_board_is_not_lost_on_time() {
+        // Fifteen seconds a game, three a move, on 15x15 with three stones of an opening
+        // on the board: each move takes all of its hard limit, and the manager counts
+        // 4 ms more for it. The clock lasts to the last square.
+        let mut left = 15_000i64;
+        let mut empty = 222usize;
+        while empty > 0 {
+            let clock = Clock {
+                turn_ms: 3_000,
+                match_ms: 15_000,
+                left_ms: Some(left as u64),
+            };
+            let b = budget(&clock, empty);
+            left -= ms(b.hard) as i64 + 4;
+            assert!(left >= 0, "out of time with {empty} empty squares");
+            empty = empty.saturating_sub(2);
+        }
     }
 
     #[test]
