@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Compares two runs of scripts/match.sh played on the same openings, opening by opening.
+# Compares two runs of scripts/match.sh played on the same openings, opening by opening,
+# or scores runs by their openings.
 #
 # Usage: scripts/pairs.sh DIR_A DIR_B
+#        scripts/pairs.sh --score DIR...
 #   DIR_A, DIR_B  log directories of two scripts/match.sh runs (its OUT), each holding
 #                 games.sgf and match.out, played with the same SEED, RULE and game count
+#   --score       the scored engine's W-L-D as black and as white over the runs given, its
+#                 score with a 95% interval from the spread of the pairs (and the Elo of
+#                 both ends), and in how many openings one colour won both games (such a
+#                 pair says nothing about the engines)
 #
 # In each run the first engine (the one whose score match.sh reports) is scored. An opening
 # counts when both runs finished both of its games (one with each colour); a game that
@@ -16,11 +22,15 @@
 # near 50%; two runs of one binary against Rapfi at 0.5 s a move show a standard error of
 # about 6 points over 50 openings.
 set -euo pipefail
-[ $# -eq 2 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
-for d in "$1" "$2"; do
+usage() { sed -n '2,23p' "$0" >&2; exit 2; }
+score=0; run=0
+if [ "${1:-}" = "--score" ]; then score=1; shift; [ $# -ge 1 ] || usage
+else [ $# -eq 2 ] || usage; fi
+for d in "$@"; do
   [ -f "$d/games.sgf" ] && [ -f "$d/match.out" ] || { echo "$d: no games.sgf and match.out" >&2; exit 2; }
 done
-# The scored engine's points per game number, one "GN points" line per game.
+# The scored engine's points per game number, one "GN points black" line per game (black:
+# 1 if the scored engine had black).
 points() {
   local name
   name=$(grep "Score of" "$1/match.out" | tail -n 1 | awk '{ print $3 }')
@@ -36,9 +46,32 @@ points() {
       if (res ~ /^B/) p = (pb == me) ? 1 : 0
       else if (res ~ /^W/) p = (pb == me) ? 0 : 1
       else p = 0.5
-      print gn, p
+      print gn, p, (pb == me) ? 1 : 0
     }' "$1/games.sgf"
 }
+if [ $score -eq 1 ]; then
+  for d in "$@"; do run=$((run + 1)); points "$d" | sed "s|^|$run |"; done | awk '
+    function wld(p) { return p == 1 ? 1 : p == 0 ? 2 : 3 }
+    function elo(s) { return s <= 0 ? "-inf" : s >= 1 ? "+inf" : sprintf("%+.0f", -400 * log(1 / s - 1) / log(10)) }
+    { pts[$1, $2] = $3; blk[$1, $2] = $4; c[$4, wld($3)]++; if ($2 > last[$1]) last[$1] = $2; if ($1 > runs) runs = $1 }
+    END {
+      for (r = 1; r <= runs; r++) for (k = 1; 2 * k <= last[r]; k++) {
+        g = r SUBSEP (2 * k - 1); h = r SUBSEP (2 * k)
+        if (!((g in pts) && (h in pts))) continue
+        n++; d = pts[g] + pts[h]; sum += d; sq += d * d
+        # Points of black in each game; one colour won both when both are 1 or both 0.
+        bg = blk[g] ? pts[g] : 1 - pts[g]; bh = blk[h] ? pts[h] : 1 - pts[h]
+        if (bg == bh && bg != 0.5) decided++
+      }
+      printf "as black: %d-%d-%d  as white: %d-%d-%d\n", c[1, 1], c[1, 2], c[1, 3], c[0, 1], c[0, 2], c[0, 3]
+      if (n == 0) { print "no opening was completed"; exit 1 }
+      s = sum / (2 * n); var = sq / n - (sum / n) ^ 2; if (var < 0) var = 0
+      e = 1.96 * sqrt(var / n) / 2
+      printf "pairs %d  score %.1f%% +- %.1f  Elo %s [%s, %s]\n", n, 100 * s, 100 * e, elo(s), elo(s - e), elo(s + e)
+      printf "one colour won both games in %d of %d openings\n", decided, n
+    }'
+  exit
+fi
 awk '
   function wld(p) { return p == 1 ? 1 : p == 0 ? 2 : 3 }
   FNR == 1 { run++ }

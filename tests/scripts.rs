@@ -108,3 +108,55 @@ fn pairs_refuses_a_directory_without_logs() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no games.sgf"));
 }
+
+#[test]
+fn pairs_scores_runs_by_colour_and_opening() {
+    let tmp = std::env::temp_dir().join(format!("fivefold-score-{}", std::process::id()));
+    let (a, b) = (tmp.join("a"), tmp.join("b"));
+    // Run A: opening 1 won with both colours; opening 2 won by white both times (one win,
+    // one loss); opening 3 a draw and an opening-only forfeit, so it is left out.
+    run_dir(
+        &a,
+        "new",
+        "ref",
+        &[
+            (false, "W+1", false),
+            (true, "B+1", false),
+            (true, "W+1", false),
+            (false, "W+1", false),
+            (true, "0", false),
+            (false, "B+1", true),
+        ],
+    );
+    // Run B: one opening, won by black both times.
+    run_dir(
+        &b,
+        "new",
+        "ref",
+        &[(true, "B+1", false), (false, "B+1", false)],
+    );
+    let out = Command::new("bash")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pairs.sh"))
+        .arg("--score")
+        .args([&a, &b])
+        .output()
+        .expect("bash runs");
+    fs::remove_dir_all(&tmp).ok();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Three openings worth 2, 1 and 1 points: 4 of 6 = 66.7% (Elo +120), the interval
+    // 1.96 x sqrt(var / 3) / 2 with var = (4 + 1 + 1) / 3 - (4 / 3)^2.
+    assert_eq!(
+        text.lines().collect::<Vec<_>>(),
+        [
+            "as black: 2-1-1  as white: 2-1-0",
+            "pairs 3  score 66.7% +- 26.7  Elo +120 [-70, +459]",
+            "one colour won both games in 2 of 3 openings",
+        ],
+        "{text}"
+    );
+}
