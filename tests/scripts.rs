@@ -38,51 +38,66 @@ fn run_dir(dir: &Path, me: &str, opp: &str, games: &[(bool, &str, bool)]) {
     .unwrap();
 }
 
-#[test]
-fn pairs_compares_two_runs_opening_by_opening() {
-    let tmp = std::env::temp_dir().join(format!("fivefold-pairs-{}", std::process::id()));
-    let (a, b) = (tmp.join("a"), tmp.join("b"));
-    // Run A (engine "new"): opening 1 won twice, opening 2 split, opening 3's second game
-    // an opening-only forfeit, so opening 3 is left out of the comparison.
-    run_dir(
-        &a,
-        "new",
-        "ref",
-        &[
-            (false, "W+1", false),
-            (true, "B+1", false),
-            (true, "W+1", false),
-            (false, "W+1", false),
-            (true, "B+1", false),
-            (false, "B+1", true),
-        ],
-    );
-    // Run B (engine "old"): opening 1 split, opening 2 two draws, opening 3 won twice.
-    run_dir(
-        &b,
-        "old",
-        "ref",
-        &[
-            (true, "B+1", false),
-            (true, "W+1", false),
-            (false, "0", false),
-            (true, "0", false),
-            (true, "B+1", false),
-            (false, "W+1", false),
-        ],
-    );
+/// Runs `scripts/pairs.sh` with `args`; returns its exit code, stdout and stderr.
+fn pairs(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
     let out = Command::new("bash")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pairs.sh"))
-        .args([&a, &b])
+        .args(args)
         .output()
         .expect("bash runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Writes two runs (engine name and games, against "ref") into a fresh temporary
+/// directory, runs `scripts/pairs.sh [flag] A B` on them, checks that it succeeded and
+/// returns its output.
+fn pairs_on_two_runs(
+    tag: &str,
+    flag: Option<&str>,
+    a: (&str, &[(bool, &str, bool)]),
+    b: (&str, &[(bool, &str, bool)]),
+) -> String {
+    let tmp = std::env::temp_dir().join(format!("fivefold-{tag}-{}", std::process::id()));
+    let (da, db) = (tmp.join("a"), tmp.join("b"));
+    run_dir(&da, a.0, "ref", a.1);
+    run_dir(&db, b.0, "ref", b.1);
+    let mut args: Vec<&std::ffi::OsStr> = flag.iter().map(|f| f.as_ref()).collect();
+    args.extend([da.as_os_str(), db.as_os_str()]);
+    let (code, text, err) = pairs(&args);
     fs::remove_dir_all(&tmp).ok();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_eq!(code, Some(0), "{text}{err}");
+    text
+}
+
+/// A run of engine "new" against "ref" (black is "new", result, opening-only forfeit):
+/// opening 1 won with both colours, opening 2 split (white won both games), opening 3's
+/// second game an opening-only forfeit, so opening 3 is left out of the pairs.
+const NEW_RUN: [(bool, &str, bool); 6] = [
+    (false, "W+1", false),
+    (true, "B+1", false),
+    (true, "W+1", false),
+    (false, "W+1", false),
+    (true, "B+1", false),
+    (false, "B+1", true),
+];
+
+#[test]
+fn pairs_compares_two_runs_opening_by_opening() {
+    // Run A (engine "new"): opening 3 is left out of the comparison. Run B (engine "old"):
+    // opening 1 split, opening 2 two draws, opening 3 won twice.
+    let old_run = [
+        (true, "B+1", false),
+        (true, "W+1", false),
+        (false, "0", false),
+        (true, "0", false),
+        (true, "B+1", false),
+        (false, "W+1", false),
+    ];
+    let text = pairs_on_two_runs("pairs", None, ("new", &NEW_RUN), ("old", &old_run));
     // Openings 1 and 2: A scored 2 and 1, B 1 and 1; differences +1 and 0.
     assert_eq!(
         text.lines().collect::<Vec<_>>(),
@@ -99,61 +114,29 @@ fn pairs_compares_two_runs_opening_by_opening() {
 fn pairs_refuses_a_directory_without_logs() {
     let tmp = std::env::temp_dir().join(format!("fivefold-pairs-empty-{}", std::process::id()));
     fs::create_dir_all(&tmp).unwrap();
-    let out = Command::new("bash")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pairs.sh"))
-        .args([&tmp, &tmp])
-        .output()
-        .expect("bash runs");
+    let (code, _, err) = pairs(&[tmp.as_os_str(), tmp.as_os_str()]);
     fs::remove_dir_all(&tmp).ok();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no games.sgf"));
+    assert_eq!(code, Some(2));
+    assert!(err.contains("no games.sgf"), "{err}");
 }
 
 #[test]
 fn pairs_scores_runs_by_colour_and_opening() {
-    let tmp = std::env::temp_dir().join(format!("fivefold-score-{}", std::process::id()));
-    let (a, b) = (tmp.join("a"), tmp.join("b"));
-    // Run A: opening 1 won with both colours; opening 2 won by white both times (one win,
-    // one loss); opening 3 a draw and an opening-only forfeit, so it is left out.
-    run_dir(
-        &a,
-        "new",
-        "ref",
-        &[
-            (false, "W+1", false),
-            (true, "B+1", false),
-            (true, "W+1", false),
-            (false, "W+1", false),
-            (true, "0", false),
-            (false, "B+1", true),
-        ],
-    );
-    // Run B: one opening, won by black both times.
-    run_dir(
-        &b,
-        "new",
-        "ref",
-        &[(true, "B+1", false), (false, "B+1", false)],
-    );
-    let out = Command::new("bash")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pairs.sh"))
-        .arg("--score")
-        .args([&a, &b])
-        .output()
-        .expect("bash runs");
-    fs::remove_dir_all(&tmp).ok();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
+    // Run A: opening 2 was won by white both times; opening 3 is left out. Run B: one
+    // opening, won by black both times.
+    let second = [(true, "B+1", false), (false, "B+1", false)];
+    let text = pairs_on_two_runs(
+        "score",
+        Some("--score"),
+        ("new", &NEW_RUN),
+        ("new", &second),
     );
     // Three openings worth 2, 1 and 1 points: 4 of 6 = 66.7% (Elo +120), the interval
     // 1.96 x sqrt(var / 3) / 2 with var = (4 + 1 + 1) / 3 - (4 / 3)^2.
     assert_eq!(
         text.lines().collect::<Vec<_>>(),
         [
-            "as black: 2-1-1  as white: 2-1-0",
+            "as black: 3-1-0  as white: 2-1-0",
             "pairs 3  score 66.7% +- 26.7  Elo +120 [-70, +459]",
             "one colour won both games in 2 of 3 openings",
         ],
