@@ -322,6 +322,11 @@ impl Board {
     pub fn is_full(&self) -> bool {
         self.history.len() == self.width * self.height
     }
+    /// [`Board::hash`] after the side to move plays `p`, computed without playing it.
+    #[inline]
+    pub fn hash_after(&self, p: Pos) -> u64 {
+        self.hash() ^ zobrist().stone[self.side.index()][p.idx()] ^ zobrist().side
+    }
     /// Hash of the stones and the side to move.
     #[inline]
     pub fn hash(&self) -> u64 {

@@ -3,7 +3,8 @@
 //! The library holds everything; the `pbrain-fivefold` binary is a thin front end.
 //! See `ARCHITECTURE.md`-style notes in each module's documentation.
 
-#![forbid(unsafe_code)]
+// One `unsafe` block is allowed, explicitly: the cache prefetch in `tt::Tt::prefetch`.
+#![deny(unsafe_code)]
 
 pub mod analyse;
 pub mod bench;

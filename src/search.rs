@@ -1111,6 +1111,10 @@ impl Searcher {
                 ext -= 1;
             }
             let new_depth = depth - 1 + ext;
+            if new_depth > 0 {
+                // The child probes the table first thing: start that load now.
+                self.tt.prefetch(b.hash_after(m.pos));
+            }
             b.make(m.pos);
             let mut score;
             if i == 0 {

@@ -4,7 +4,8 @@
 //! Each entry is two `AtomicU64`s: the packed data and the key XOR the data. A reader
 //! accepts an entry only if the key it recovers matches, so an entry torn by two threads
 //! writing at once (one word from each) is detected and ignored, never trusted. All
-//! accesses are atomic (relaxed), so there is no data race and no `unsafe`.
+//! accesses are atomic (relaxed), so there is no data race. The one `unsafe` is the
+//! cache prefetch hint of [`Tt::prefetch`], which reads nothing the program can observe.
 
 use crate::types::{Pos, Score, MATE_BOUND};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -135,6 +136,24 @@ impl Tt {
     #[inline]
     fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
         &self.table[(((key as u128) * (self.table.len() as u128)) >> 64) as usize].0
+    }
+
+    /// Asks the processor to start loading the bucket of `key` into the cache, so a
+    /// probe issued a little later (after the move is made) need not wait for memory.
+    /// A hint only: it changes no result.
+    #[inline]
+    #[allow(unsafe_code)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.bucket(key) as *const [Slot; BUCKET] as *const i8;
+            // SAFETY: SSE is part of the x86_64 baseline, and a prefetch reads nothing
+            // the program can observe and cannot fault, whatever the address.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     /// Looks a position up.

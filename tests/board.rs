@@ -297,8 +297,10 @@ fn make_unmake_restores_everything() {
                 let empties: Vec<Pos> = b.squares().filter(|&p| b.is_empty(p)).collect();
                 let p = empties[rng.below(empties.len())];
                 hashes.push(b.hash());
+                let predicted = b.hash_after(p);
                 b.make(p);
                 b.check_invariants().unwrap();
+                assert_eq!(b.hash(), predicted, "hash_after({p:?})");
             }
             while let Some(hh) = hashes.pop() {
                 b.unmake();
