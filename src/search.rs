@@ -33,7 +33,9 @@ use crate::pattern::Threat;
 use crate::threat::ThreatSolver;
 use crate::time::{self, Budget};
 use crate::tt::{score_from_tt, score_to_tt, Bound, Tt};
-use crate::types::{is_mate, mate_in, mated_in, Color, Pos, Score, CELLS, INF, MATE, MATE_BOUND};
+use crate::types::{
+    is_mate, mate_in, mated_in, Color, Pos, Rule, Score, CELLS, INF, MATE, MATE_BOUND,
+};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -860,11 +862,11 @@ impl Searcher {
             return 0;
         }
         let opp_fives = b.count(opp, Threat::Five);
-        if opp_fives == 0 && b.count(me, Threat::OpenFour) > 0 {
+        if let Some((plies, class)) = quick_win(b) {
             if pv_node {
-                self.pv[ply].extend(movegen::find_square(b, me, Threat::OpenFour));
+                self.pv[ply].extend(movegen::find_square(b, me, class));
             }
-            return mate_in(ply_i + 3);
+            return mate_in(ply_i + plies);
         }
         if opp_fives >= 2 {
             return mated_in(ply_i + 2);
@@ -1179,6 +1181,42 @@ impl Searcher {
             .store(key, best_move, score_to_tt(best, ply_i), depth, bound);
         best
     }
+}
+
+/// A win the side to move has on sight, where the opponent has no five to make: its
+/// length in plies (the last makes five) and the threat class of the first move's square.
+///
+/// - An open four to make (or a double four): 3 plies.
+/// - A four-three, or a double three, while the opponent has no four to make: 5 plies.
+///   The four must be blocked on its own line, and one stone stops only one of two open
+///   threes; the other three becomes an open four. Without a four of its own the
+///   opponent cannot gain a tempo: a four made later, from a three it builds meanwhile,
+///   comes after the open four, one move too late.
+///
+/// Not for renju black's threes (the open four they lead to may be a foul; its double
+/// three is one) nor under caro (whose threes may not lead to a win), where the search
+/// finds those wins by playing them out.
+pub fn quick_win(b: &Board) -> Option<(i32, Threat)> {
+    let me = b.side_to_move();
+    let opp = me.opp();
+    if b.count(opp, Threat::Five) > 0 {
+        return None;
+    }
+    if b.count(me, Threat::OpenFour) > 0 {
+        return Some((3, Threat::OpenFour));
+    }
+    let threes_may_fail = match b.rule() {
+        Rule::Renju => me == Color::Black,
+        Rule::Caro | Rule::CaroExact => true,
+        Rule::Freestyle | Rule::Exact => false,
+    };
+    if threes_may_fail || b.count_at_least(opp, Threat::Four) > 0 {
+        return None;
+    }
+    [Threat::FourThree, Threat::DoubleThree]
+        .into_iter()
+        .find(|&t| b.count(me, t) > 0)
+        .map(|t| (5, t))
 }
 
 /// Convenience: searches a position with a fresh table of `hash_mb` megabytes.

@@ -432,3 +432,81 @@ fn exact_five_win_found_by_the_search_alone() {
     }
     assert_search_alone_wins(&b, 14);
 }
+
+/// Two four-threes for white far apart (f8 on the left: a four down the column and an
+/// open three along the row; k10 on the right, the same), and black, to move, with
+/// single stones only: no four to gain a tempo with, and one move cannot stop both.
+const TWO_FOUR_THREES: &str = "
+        X . . . . . . X . . . . . . X
+        . . . . . . . . . . X . . . .
+        . . . . . . . . . . O . . . .
+        . . . . . . . . . . O . . . .
+        . . . . . . . . . . O . . . .
+        . . . . . . . . . . . O O . .
+        . . . . . . . . . . . . . . .
+        X . . . . . . . . . . . . . X
+        . . . . O O . . . . . . . . .
+        . . . O . . . . . . . . . . .
+        . . . O . . . . . . . . . . .
+        . . . O . . . . . . . . . . .
+        . . . X . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        X . . . . . . X . . . . . . X
+        ";
+
+#[test]
+fn a_four_three_against_no_four_is_a_win_without_searching_it() {
+    // One ply is enough: after any black move white, to move, has a four-three and black
+    // has no four to answer with, which the search scores as a win on sight. The threat
+    // solver and the leaf VCF are off, so nothing else can prove it at this depth.
+    let b = Board::from_diagram(TWO_FOUR_THREES, Rule::Freestyle).unwrap();
+    assert_eq!(b.side_to_move(), fivefold::types::Color::Black);
+    let mut s = fivefold::search::Searcher::new(
+        std::sync::Arc::new(fivefold::tt::Tt::new(1 << 20)),
+        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    );
+    s.params.apply("threats=0,leafvcf=0").unwrap();
+    let limits = Limits {
+        max_depth: Some(1),
+        ..Limits::default()
+    };
+    let r = s.search(&b, &limits, &mut |_| {});
+    assert!(r.score <= -MATE_BOUND, "score {} pv {:?}", r.score, r.pv);
+    // The same under renju with white to win: white's four-three is not a foul.
+    let b = Board::from_diagram(TWO_FOUR_THREES, Rule::Renju).unwrap();
+    let r = s.search(&b, &limits, &mut |_| {});
+    assert!(
+        r.score <= -MATE_BOUND,
+        "renju: score {} pv {:?}",
+        r.score,
+        r.pv
+    );
+}
+
+#[test]
+fn renju_black_and_caro_threes_are_not_wins_on_sight() {
+    use fivefold::pattern::Threat;
+    use fivefold::search::quick_win;
+    use fivefold::types::Color;
+    // The colours swapped: black, to move, has the two four-threes.
+    let swapped: String = TWO_FOUR_THREES
+        .chars()
+        .map(|c| match c {
+            'X' => 'O',
+            'O' => 'X',
+            c => c,
+        })
+        .collect();
+    let on_sight = |rule| {
+        let mut b = Board::from_diagram(&swapped, rule).unwrap();
+        b.set_side_to_move(Color::Black);
+        quick_win(&b)
+    };
+    assert_eq!(on_sight(Rule::Freestyle), Some((5, Threat::FourThree)));
+    assert_eq!(on_sight(Rule::Exact), Some((5, Threat::FourThree)));
+    // Renju black's three may end in a foul, and a caro five may be spoiled from outside:
+    // the search plays those out instead.
+    assert_eq!(on_sight(Rule::Renju), None);
+    assert_eq!(on_sight(Rule::Caro), None);
+    assert_eq!(on_sight(Rule::CaroExact), None);
+}
