@@ -13,8 +13,10 @@
 //! (razoring also needs the opponent to have no four to make and the side to move no
 //! four-three or double three). A leaf where the side to move can make a four and
 //! stands below beta asks the threat solver for a narrow VCF (only fours that make
-//! something else, near the last one), so a threat sequence the search starts is seen
-//! through to its end.
+//! something else, near the last one, which may end in a double three the opponent has
+//! no four against), so a threat sequence the search starts is seen through to its end.
+//! A four-three or a double three to make, against no four, is a win on sight at every
+//! node ([`quick_win`]).
 //! Before the first iteration the main thread asks the threat solver
 //! ([`crate::threat`]) for a VCF or VCT of its own (played at once as a mate) and for
 //! the opponent's VCF (the root keeps only the moves that refute it), within a fifth
@@ -30,12 +32,11 @@ use crate::board::Board;
 use crate::eval;
 use crate::movegen::{self, ScoredMove, Situation};
 use crate::pattern::Threat;
+pub use crate::threat::quick_win;
 use crate::threat::ThreatSolver;
 use crate::time::{self, Budget};
 use crate::tt::{score_from_tt, score_to_tt, Bound, Tt};
-use crate::types::{
-    is_mate, mate_in, mated_in, Color, Pos, Rule, Score, CELLS, INF, MATE, MATE_BOUND,
-};
+use crate::types::{is_mate, mate_in, mated_in, Color, Pos, Score, CELLS, INF, MATE, MATE_BOUND};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -1181,42 +1182,6 @@ impl Searcher {
             .store(key, best_move, score_to_tt(best, ply_i), depth, bound);
         best
     }
-}
-
-/// A win the side to move has on sight, where the opponent has no five to make: its
-/// length in plies (the last makes five) and the threat class of the first move's square.
-///
-/// - An open four to make (or a double four): 3 plies.
-/// - A four-three, or a double three, while the opponent has no four to make: 5 plies.
-///   The four must be blocked on its own line, and one stone stops only one of two open
-///   threes; the other three becomes an open four. Without a four of its own the
-///   opponent cannot gain a tempo: a four made later, from a three it builds meanwhile,
-///   comes after the open four, one move too late.
-///
-/// Not for renju black's threes (the open four they lead to may be a foul; its double
-/// three is one) nor under caro (whose threes may not lead to a win), where the search
-/// finds those wins by playing them out.
-pub fn quick_win(b: &Board) -> Option<(i32, Threat)> {
-    let me = b.side_to_move();
-    let opp = me.opp();
-    if b.count(opp, Threat::Five) > 0 {
-        return None;
-    }
-    if b.count(me, Threat::OpenFour) > 0 {
-        return Some((3, Threat::OpenFour));
-    }
-    let threes_may_fail = match b.rule() {
-        Rule::Renju => me == Color::Black,
-        Rule::Caro | Rule::CaroExact => true,
-        Rule::Freestyle | Rule::Exact => false,
-    };
-    if threes_may_fail || b.count_at_least(opp, Threat::Four) > 0 {
-        return None;
-    }
-    [Threat::FourThree, Threat::DoubleThree]
-        .into_iter()
-        .find(|&t| b.count(me, t) > 0)
-        .map(|t| (5, t))
 }
 
 /// Convenience: searches a position with a fresh table of `hash_mb` megabytes.

@@ -228,6 +228,42 @@ impl Default for ThreatSolver {
     }
 }
 
+/// A win the side to move has on sight, where the opponent has no five to make: its
+/// length in plies (the last makes five) and the threat class of the first move's square.
+///
+/// - An open four to make (or a double four): 3 plies.
+/// - A four-three, or a double three, while the opponent has no four to make: 5 plies.
+///   The four must be blocked on its own line, and one stone stops only one of two open
+///   threes; the other three becomes an open four. Without a four of its own the
+///   opponent cannot gain a tempo: a four made later, from a three it builds meanwhile,
+///   comes after the open four, one move too late.
+///
+/// Not for renju black's threes (the open four they lead to may be a foul; its double
+/// three is one) nor under caro (whose threes may not lead to a win), where the search
+/// finds those wins by playing them out.
+pub fn quick_win(b: &Board) -> Option<(i32, Threat)> {
+    let me = b.side_to_move();
+    let opp = me.opp();
+    if b.count(opp, Threat::Five) > 0 {
+        return None;
+    }
+    if b.count(me, Threat::OpenFour) > 0 {
+        return Some((3, Threat::OpenFour));
+    }
+    let threes_may_fail = match b.rule() {
+        Rule::Renju => me == Color::Black,
+        Rule::Caro | Rule::CaroExact => true,
+        Rule::Freestyle | Rule::Exact => false,
+    };
+    if threes_may_fail || b.count_at_least(opp, Threat::Four) > 0 {
+        return None;
+    }
+    [Threat::FourThree, Threat::DoubleThree]
+        .into_iter()
+        .find(|&t| b.count(me, t) > 0)
+        .map(|t| (5, t))
+}
+
 #[inline]
 fn is_caro(rule: Rule) -> bool {
     matches!(rule, Rule::Caro | Rule::CaroExact)
@@ -597,11 +633,13 @@ impl ThreatSolver {
     /// Like [`ThreatSolver::has_vcf`], but the attacker tries only the fours that also
     /// make a three or a two on another line (`FourTwo` or better); after its first four,
     /// only such fours on a line through its previous four within four squares, and at
-    /// most the two best. This is the VCF PentaZen runs at its search leaves: a win it
-    /// finds is a real VCF, but it misses those that need a plain four or a four away
-    /// from the last one. It costs a few nodes where the full search costs tens, so the
-    /// search can afford it at every leaf (see the README's *Strength*). Its results are
-    /// kept in the table apart from the full search's.
+    /// most the two best. This is the VCF PentaZen runs at its search leaves: it misses
+    /// the VCFs that need a plain four or a four away from the last one. Where its fours
+    /// lead to a four-three or a double three against a defender with no four to make
+    /// ([`quick_win`]), that is a win too: so a win it finds is a real VCF or a VCF that
+    /// ends in a double three. It costs a few nodes where the full search costs tens, so
+    /// the search can afford it at every leaf (see the README's *Strength*). Its results
+    /// are kept in the table apart from the full search's.
     pub fn has_narrow_vcf(&mut self, b: &mut Board, max_plies: usize, node_limit: u64) -> bool {
         self.narrow = true;
         self.root_budget = max_plies.min(MAX_PLIES) as u16;
@@ -805,6 +843,11 @@ impl ThreatSolver {
         }
         if budget < 3 {
             return None;
+        }
+        // The narrow search's fours may end in a four-three or a double three against a
+        // defender with no four: a win (see [`quick_win`]), though not a VCF.
+        if self.narrow && budget >= 5 && quick_win(b).is_some_and(|(plies, _)| plies == 5) {
+            return Some(5);
         }
         let defender_fives = b.count(d, Threat::Five);
         if defender_fives == 0
