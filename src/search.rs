@@ -16,7 +16,8 @@
 //! something else, near the last one, which may end in a double three the opponent has
 //! no four against), so a threat sequence the search starts is seen through to its end.
 //! A four-three or a double three to make, against no four, is a win on sight at every
-//! node ([`quick_win`]).
+//! node ([`quick_win`]; renju black's four-threes after playing two moves out,
+//! [`renju_four_three_win`]).
 //! Before the first iteration the main thread asks the threat solver
 //! ([`crate::threat`]) for a VCF or VCT of its own (played at once as a mate) and for
 //! the opponent's VCF (the root keeps only the moves that refute it), within a fifth
@@ -32,8 +33,8 @@ use crate::board::Board;
 use crate::eval;
 use crate::movegen::{self, ScoredMove, Situation};
 use crate::pattern::Threat;
-pub use crate::threat::quick_win;
 use crate::threat::ThreatSolver;
+pub use crate::threat::{quick_win, renju_four_three_win};
 use crate::time::{self, Budget};
 use crate::tt::{score_from_tt, score_to_tt, Bound, Tt};
 use crate::types::{is_mate, mate_in, mated_in, Color, Pos, Score, CELLS, INF, MATE, MATE_BOUND};
@@ -868,6 +869,12 @@ impl Searcher {
                 self.pv[ply].extend(movegen::find_square(b, me, class));
             }
             return mate_in(ply_i + plies);
+        }
+        if let Some(p) = renju_four_three_win(b) {
+            if pv_node {
+                self.pv[ply].push(p);
+            }
+            return mate_in(ply_i + 5);
         }
         if opp_fives >= 2 {
             return mated_in(ply_i + 2);

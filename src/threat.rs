@@ -239,8 +239,9 @@ impl Default for ThreatSolver {
 ///   comes after the open four, one move too late.
 ///
 /// Not for renju black's threes (the open four they lead to may be a foul; its double
-/// three is one) nor under caro (whose threes may not lead to a win), where the search
-/// finds those wins by playing them out.
+/// three is one: [`renju_four_three_win`] plays black's four-threes out) nor under caro
+/// (whose threes may not lead to a win), where the search finds those wins by playing
+/// them out.
 pub fn quick_win(b: &Board) -> Option<(i32, Threat)> {
     let me = b.side_to_move();
     let opp = me.opp();
@@ -262,6 +263,42 @@ pub fn quick_win(b: &Board) -> Option<(i32, Threat)> {
         .into_iter()
         .find(|&t| b.count(me, t) > 0)
         .map(|t| (5, t))
+}
+
+/// Renju black's four-three that wins on sight, where [`quick_win`] cannot tell: the
+/// square of a four-three after which white, having blocked the four (its only move:
+/// white has no four to make, so no five either), faces an open four that is no foul.
+/// Both moves are played out on `b` and taken back, so the fouls and white's block are
+/// the board's own; 5 plies. `None` for every other side and rule.
+pub fn renju_four_three_win(b: &mut Board) -> Option<Pos> {
+    let (me, opp) = (Color::Black, Color::White);
+    if b.rule() != Rule::Renju
+        || b.side_to_move() != me
+        || b.count(me, Threat::FourThree) == 0
+        || b.count(opp, Threat::Five) > 0
+        || b.count_at_least(opp, Threat::Four) > 0
+    {
+        return None;
+    }
+    // A four-three square has a stone of its four within two squares of it.
+    let mut candidates = PosList::new();
+    for_empty(b, 2, |p| {
+        if b.threat(p, me) == Threat::FourThree {
+            candidates.push(p);
+        }
+    });
+    candidates.as_slice().iter().copied().find(|&p| {
+        b.make(p);
+        let block = fives(b, me, p);
+        let wins = block.len() == 1 && {
+            b.make(block.as_slice()[0]);
+            let open_four = b.count(me, Threat::OpenFour) > 0 && b.count(opp, Threat::Five) == 0;
+            b.unmake();
+            open_four
+        };
+        b.unmake();
+        wins
+    })
 }
 
 #[inline]

@@ -1345,3 +1345,42 @@ fn wins_seen_on_sight_are_real() {
         }
     }
 }
+
+/// Renju black's four-three is a win on sight only when the board, played out, says so
+/// (`search::renju_four_three_win`): every such claim on random positions must be a real
+/// win in 5 plies from the square it names, checked move by move with the fouls, and some
+/// four-threes must be turned down (white may block the four with a four of its own, or
+/// the open four may be a foul).
+#[test]
+fn renju_black_four_threes_seen_on_sight_are_real() {
+    let mut rng = Rng(0x4E45_0043);
+    let (mut claims, mut declined) = (0, 0);
+    for i in 0..700 {
+        let size = 9 + rng.below(2);
+        let mut b = random_position(&mut rng, Rule::Renju, size, 14 + i % 10);
+        b.set_side_to_move(Color::Black);
+        if b.count(Color::Black, Threat::Five) > 0 || b.count(Color::White, Threat::Five) > 0 {
+            continue;
+        }
+        let before = (b.hash(), b.move_count());
+        let claim = fivefold::search::renju_four_three_win(&mut b);
+        assert_eq!((b.hash(), b.move_count()), before, "board not restored");
+        let Some(p) = claim else {
+            declined += usize::from(b.count(Color::Black, Threat::FourThree) > 0);
+            continue;
+        };
+        assert_eq!(b.threat(p, Color::Black), Threat::FourThree);
+        let mut g = Grid::from_board(&b);
+        assert!(
+            ref_wins_from(&mut g, Color::Black, &[(p.x() as i32, p.y() as i32)], 5),
+            "black's four-three at {p:?} is no win\n{}",
+            b.to_diagram()
+        );
+        claims += 1;
+    }
+    eprintln!("renju black four-threes: {claims} claimed, {declined} turned down");
+    assert!(
+        claims >= 5 && declined >= 5,
+        "{claims} claimed, {declined} turned down"
+    );
+}
