@@ -34,7 +34,7 @@ use crate::eval;
 use crate::movegen::{self, ScoredMove, Situation};
 use crate::pattern::Threat;
 use crate::threat::ThreatSolver;
-pub use crate::threat::{quick_win, renju_four_three_win};
+pub use crate::threat::{quick_win, quick_win_for, renju_four_three_win};
 use crate::time::{self, Budget};
 use crate::tt::{score_from_tt, score_to_tt, Bound, Tt};
 use crate::types::{is_mate, mate_in, mated_in, Color, Pos, Score, CELLS, INF, MATE, MATE_BOUND};
@@ -94,6 +94,12 @@ pub struct Params {
     /// smaller versions (100 nodes, 15 plies, only with two fours or a four-three to
     /// make) lost in selfplay at 100 ms/move: Elo -53 +- 69 and -21 +- 69.
     pub leaf_vcf: bool,
+    /// Leaves where the opponent would win on sight if it were to move (an open four to
+    /// make, or a four-three or double three against no four: [`quick_win_for`]) are
+    /// searched one ply more instead of being scored as they stand: the static score
+    /// cannot tell whether one move stops the threat. Up to two plies past the nominal
+    /// depth.
+    pub leaf_threat_ext: bool,
     /// Root VCT nodes per millisecond of the hard time limit (the solver does about
     /// 1000 nodes per millisecond, so 100 is a tenth of the time).
     pub vct_share: u64,
@@ -180,6 +186,7 @@ impl Default for Params {
             move_count_depth: 2,
             root_threats: true,
             leaf_vcf: true,
+            leaf_threat_ext: true,
             vct_share: 100,
             rfp_margin: 60,
             rfp_depth: 6,
@@ -213,6 +220,7 @@ impl Params {
                 "mcd" => self.move_count_depth = n.max(0) as i32,
                 "threats" => self.root_threats = n != 0,
                 "leafvcf" => self.leaf_vcf = n != 0,
+                "lext" => self.leaf_threat_ext = n != 0,
                 "vct" => self.vct_share = n.max(0) as u64,
                 "rfp" => self.rfp_margin = n.max(0) as i32,
                 "rfpd" => self.rfp_depth = n.max(0) as i32,
@@ -888,7 +896,11 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        if depth <= 0 && opp_fives == 0 {
+        let threatened_leaf = depth <= 0
+            && depth > -2
+            && self.params.leaf_threat_ext
+            && quick_win_for(b, opp).is_some();
+        if depth <= 0 && opp_fives == 0 && !threatened_leaf {
             let se = eval::evaluate(b);
             // A VCF can only start with a four, and is only worth looking for where the
             // static score does not already reach beta.

@@ -243,7 +243,12 @@ impl Default for ThreatSolver {
 /// (whose threes may not lead to a win), where the search finds those wins by playing
 /// them out.
 pub fn quick_win(b: &Board) -> Option<(i32, Threat)> {
-    let me = b.side_to_move();
+    quick_win_for(b, b.side_to_move())
+}
+
+/// [`quick_win`] for colour `me` as if it were to move: what the side to move must
+/// answer (or get in first) when `me` is its opponent.
+pub fn quick_win_for(b: &Board, me: Color) -> Option<(i32, Threat)> {
     let opp = me.opp();
     if b.count(opp, Threat::Five) > 0 {
         return None;

@@ -510,3 +510,55 @@ fn renju_black_and_caro_threes_are_not_wins_on_sight() {
     assert_eq!(on_sight(Rule::Caro), None);
     assert_eq!(on_sight(Rule::CaroExact), None);
 }
+
+/// Black (to move) has two double threes to make, one in each corner region, but no win
+/// on sight while white has a three that can become a four (h8 i8 j8, blocked at g8).
+/// Blocking it (k8 or l8) leaves white, with no four, facing two double threes it cannot
+/// both stop; so does either double three (white's one four comes to nothing).
+const BLOCK_THEN_TWO_DOUBLE_THREES: &str = "
+        O . . . . . . O . . . . . . O
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . X X . . .
+        . . . . . . . . . . . . X . .
+        . . . . . . . . . . . . X . .
+        . . . . . . . . . . . . . . .
+        . . . . . . X O O O . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . X . . . . . . . . . .
+        . . . . X . . . . . . . . . .
+        . . X X . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        O . . . . . . O . . . . . . O
+        ";
+
+#[test]
+fn a_leaf_where_the_opponent_wins_on_sight_is_searched_on() {
+    // One ply, without the threat solver and the leaf VCF: after the block (or a double
+    // three), white is to move at a leaf where black would win on sight. Scored as it
+    // stands, that leaf is just a good position; searched on, every white move loses.
+    let b = Board::from_diagram(BLOCK_THEN_TWO_DOUBLE_THREES, Rule::Freestyle).unwrap();
+    assert_eq!(b.side_to_move(), fivefold::types::Color::Black);
+    assert_eq!(fivefold::search::quick_win(&b), None);
+    let limits = Limits {
+        max_depth: Some(1),
+        ..Limits::default()
+    };
+    let search = |params: &str| {
+        let mut s = fivefold::search::Searcher::new(
+            std::sync::Arc::new(fivefold::tt::Tt::new(1 << 20)),
+            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        );
+        s.params.apply(params).unwrap();
+        s.search(&b, &limits, &mut |_| {})
+    };
+    let r = search("threats=0,leafvcf=0");
+    assert!(r.score >= MATE_BOUND, "score {} pv {:?}", r.score, r.pv);
+    let r = search("threats=0,leafvcf=0,lext=0");
+    assert!(
+        r.score < MATE_BOUND,
+        "without the extension: score {}",
+        r.score
+    );
+}
