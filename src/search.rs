@@ -1082,7 +1082,7 @@ impl Searcher {
                 && !pv_node
                 && quiet
                 && depth <= self.params.move_count_depth
-                && i >= mc * depth as usize
+                && i >= mc * depth.max(0) as usize
                 && best > -MATE_BOUND
             {
                 break;

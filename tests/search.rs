@@ -562,3 +562,44 @@ fn a_leaf_where_the_opponent_wins_on_sight_is_searched_on() {
         r.score
     );
 }
+
+#[test]
+fn a_leaf_searched_on_one_ply_past_the_horizon_is_searched_cleanly() {
+    // Renju, black to move. Two plies deep, some leaves are searched on at depth -1 (the
+    // opponent wins on sight there); the move-count limit once turned that depth into an
+    // overflowing count of moves (a panic in debug builds, no limit at all in release).
+    const POSITION: &str = "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . X . . . .
+        . . . . . X . . O . . . . . .
+        . . . . . . . X . . X . . . .
+        . . . . . . X . . . O . . . .
+        . . . . . . . . . . O . . . .
+        . . . . . . . . O . O . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        ";
+    for rule in [Rule::Renju, Rule::Freestyle] {
+        let b = Board::from_diagram(POSITION, rule).unwrap();
+        for depth in 1..=4 {
+            let limits = Limits {
+                max_depth: Some(depth),
+                ..Limits::default()
+            };
+            let mut s = fivefold::search::Searcher::new(
+                std::sync::Arc::new(fivefold::tt::Tt::new(1 << 16)),
+                std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            );
+            let r = s.search(&b, &limits, &mut |_| {});
+            assert!(b.is_empty(r.best), "{rule:?} depth {depth}: {:?}", r.best);
+            assert_eq!(r.depth, depth, "{rule:?}: search stopped early");
+            assert!(!is_mate(r.score), "{rule:?} depth {depth}: {}", r.score);
+        }
+    }
+}
