@@ -6,7 +6,9 @@
 #   TC          c-gomoku-cli time control: MATCH/TURN seconds (0/0.5 = 0.5 s per move)
 #   RULE        0 freestyle, 1 exact five, 4 renju
 # Environment: CGOMOKU = path to c-gomoku-cli (default: c-gomoku-cli on PATH),
-#              FIVEFOLD = engine used to generate the openings (default: ENGINE_A),
+#              FIVEFOLD = engine used to generate the openings (default: ENGINE_A; the
+#                         openings depend on its search, so pin one build here when
+#                         runs of different builds are to be compared with pairs.sh),
 #              OUT = directory for the logs (default: a new temporary directory),
 #              THREADS = search threads per engine (default 1, sent as INFO thread_num),
 #              THREADS_A / THREADS_B = the same for one engine only (default THREADS),

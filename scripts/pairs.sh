@@ -5,7 +5,10 @@
 # Usage: scripts/pairs.sh DIR_A DIR_B
 #        scripts/pairs.sh --score DIR...
 #   DIR_A, DIR_B  log directories of two scripts/match.sh runs (its OUT), each holding
-#                 games.sgf and match.out, played with the same SEED, RULE and game count
+#                 games.sgf and match.out, played on the same openings: the same SEED, RULE
+#                 and game count, and the same FIVEFOLD generating them (the balanced
+#                 openings depend on the generating engine's search). Runs whose
+#                 openings.txt differ are refused.
 #   --score       the scored engine's W-L-D as black and as white over the runs given, its
 #                 score with a 95% interval from the spread of the pairs (and the Elo of
 #                 both ends), and in how many openings one colour won both games (such a
@@ -22,13 +25,20 @@
 # near 50%; two runs of one binary against Rapfi at 0.5 s a move show a standard error of
 # about 6 points over 50 openings.
 set -euo pipefail
-usage() { sed -n '2,23p' "$0" >&2; exit 2; }
+usage() { sed -n '2,26p' "$0" >&2; exit 2; }
 score=0; run=0
 if [ "${1:-}" = "--score" ]; then score=1; shift; [ $# -ge 1 ] || usage
 else [ $# -eq 2 ] || usage; fi
 for d in "$@"; do
   [ -f "$d/games.sgf" ] && [ -f "$d/match.out" ] || { echo "$d: no games.sgf and match.out" >&2; exit 2; }
 done
+if [ $score -eq 0 ] && [ -f "$1/openings.txt" ] && [ -f "$2/openings.txt" ] &&
+  ! cmp -s "$1/openings.txt" "$2/openings.txt"; then
+  echo "$1 and $2 played different openings (openings.txt differ): opening by opening they" >&2
+  echo "compare nothing. Play both with the same FIVEFOLD generating the openings, or compare" >&2
+  echo "their scores with --score." >&2
+  exit 2
+fi
 # The scored engine's points per game number, one "GN points black" line per game (black:
 # 1 if the scored engine had black).
 points() {
