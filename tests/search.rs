@@ -351,10 +351,21 @@ const WHITE_FOUR_THREE_THREAT: &str = "
 #[test]
 fn forward_pruning_does_not_ignore_a_four_three_threat() {
     // The shallow depths are where reverse futility pruning and move-count pruning act;
-    // the threat search is off so that the main search alone must see the danger.
+    // the threat search is off so that the main search alone must see the danger. The
+    // position is lost: after each defence the full threat solver finds a white VCT, so
+    // a search deep enough to see that (since 2d1630d, depth 4) scores a loss, and
+    // must then be right.
     let b = Board::from_diagram(WHITE_FOUR_THREE_THREAT, Rule::Freestyle).unwrap();
     assert_eq!(b.side_to_move(), fivefold::types::Color::Black);
     let defences = [sq(10, 5), sq(10, 6), sq(9, 5), sq(13, 5)];
+    for &d in &defences {
+        let mut after = b.clone();
+        after.make(d);
+        assert!(
+            fivefold::threat::ThreatSolver::new().has_vct(&mut after, 31, 5_000_000, None),
+            "{d:?} holds: white has no VCT after it"
+        );
+    }
     for depth in 2..=6 {
         let mut s = fivefold::search::Searcher::new(
             std::sync::Arc::new(fivefold::tt::Tt::new(1 << 20)),
@@ -372,12 +383,16 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
             r.best,
             r.score
         );
-        assert!(
-            r.score > -MATE_BOUND,
-            "depth {depth}: score {} pv {:?}",
-            r.score,
-            r.pv
-        );
+        assert!(r.score < MATE_BOUND, "depth {depth}: score {}", r.score);
+        if r.score <= -MATE_BOUND {
+            let mut after = b.clone();
+            after.make(r.best);
+            assert!(
+                fivefold::threat::ThreatSolver::new().has_vct(&mut after, 31, 5_000_000, None),
+                "depth {depth}: a loss claimed that is no white VCT, pv {:?}",
+                r.pv
+            );
+        }
     }
 }
 
