@@ -177,6 +177,10 @@ pub struct SgfGame {
     /// an illegal move or a renju foul (c-gomoku-cli's wording). Such a result says
     /// nothing about the position, so `tune` leaves these games out.
     pub decided_on_board: bool,
+    /// Per move of `record`, the `V[...]` of that move's node if it has one: a score of
+    /// the position after the move, positive when it favours black (the SGF meaning of
+    /// `V`), in whatever units whoever wrote it used (`tune --teacher` reads these).
+    pub values: Vec<Option<f64>>,
 }
 
 /// The value of the first property `name[...]` in `text` that is a property name of
@@ -193,6 +197,136 @@ fn sgf_property<'a>(text: &'a str, name: &str) -> Option<&'a str> {
         from = i + key.len();
     }
     None
+}
+
+/// The scores one engine reported in a c-gomoku-cli `messages.txt` (what match.sh keeps
+/// as `OUT/messages.txt`): per game, in the order of its `Game ID:` lines, the last
+/// score the engine gave before each of its moves, as `(move number, score)` with the
+/// score from that engine's side (the side to move). The engine is the one whose name
+/// contains `engine`. A score is the number after `Eval` (Rapfi, `Eval 120`) or `ev`
+/// (Fivefold, `ev 120`); mate scores (`+M21`, `-M8`) and anything else that is not a
+/// plain number are left out: the game's result says as much about those positions.
+pub fn match_scores(messages: &str, engine: &str) -> Vec<Vec<(usize, f64)>> {
+    let mut games: Vec<Vec<(usize, f64)>> = Vec::new();
+    for line in messages.lines() {
+        if line.starts_with("Game ID:") {
+            games.push(Vec::new());
+            continue;
+        }
+        let Some(game) = games.last_mut() else {
+            continue;
+        };
+        let Some((ply, rest)) = line.split_once(") ") else {
+            continue;
+        };
+        let Ok(ply) = ply.trim().parse::<usize>() else {
+            continue;
+        };
+        let Some((name, text)) = rest.split_once(": ") else {
+            continue;
+        };
+        if !name.contains(engine) {
+            continue;
+        }
+        let mut words = text.split(|c: char| c.is_whitespace() || c == '|');
+        let score = loop {
+            match words.next() {
+                None => break None,
+                Some(w) if w.eq_ignore_ascii_case("eval") || w == "ev" => {
+                    break words
+                        .find(|w| !w.is_empty())
+                        .and_then(|v| v.parse::<i32>().ok().filter(|_| !v.contains('M')));
+                }
+                Some(_) => {}
+            }
+        };
+        if let Some(v) = score {
+            match game.last_mut() {
+                Some(last) if last.0 == ply => last.1 = f64::from(v),
+                _ => game.push((ply, f64::from(v))),
+            }
+        }
+    }
+    games
+}
+
+/// Puts an engine's reported scores ([`match_scores`]) on a game's moves as
+/// [`SgfGame::values`]: the score before move `n` is the value of the position after
+/// move `n - 1`, and (by the minimax the score comes from) of the position after the
+/// engine's own move `n`; both from black's view. Moves without a score keep theirs.
+pub fn put_scores(game: &mut SgfGame, scores: &[(usize, f64)]) {
+    let moves = game.record.2.len();
+    game.values.resize(moves, None);
+    for &(n, v) in scores {
+        // Move n (1-based) is black's when n is odd.
+        let black_view = if n % 2 == 1 { v } else { -v };
+        for after in [n.wrapping_sub(1), n] {
+            if after >= 1 && after <= moves {
+                game.values[after - 1] = Some(black_view);
+            }
+        }
+    }
+}
+
+/// The `V[...]` value of every move node of one game, in order (`None` where a move
+/// has no value or it is not a number). Nodes are split at `;` outside property
+/// values, so comments may hold anything; a node is a move node if it has a `B[..]` or
+/// `W[..]` property with a two-letter value, as [`parse_sgf`] reads them.
+fn sgf_move_values(text: &str) -> Vec<Option<f64>> {
+    let mut out = Vec::new();
+    // (property name, value) pairs of the current node.
+    let mut props: Vec<(String, String)> = Vec::new();
+    let mut name = String::new();
+    let mut value = String::new();
+    let (mut in_value, mut escaped) = (false, false);
+    let finish = |props: &mut Vec<(String, String)>, out: &mut Vec<Option<f64>>| {
+        let is_move = props
+            .iter()
+            .any(|(n, v)| (n == "B" || n == "W") && v.chars().count() == 2);
+        if is_move {
+            let v = props
+                .iter()
+                .find(|(n, _)| n == "V")
+                .and_then(|(_, v)| v.trim().parse::<f64>().ok())
+                .filter(|v| v.is_finite());
+            out.push(v);
+        }
+        props.clear();
+    };
+    let mut last_name = String::new();
+    for ch in text.chars() {
+        if in_value {
+            if escaped {
+                value.push(ch);
+                escaped = false;
+            } else if ch == '\\' {
+                escaped = true;
+            } else if ch == ']' {
+                in_value = false;
+                props.push((last_name.clone(), std::mem::take(&mut value)));
+            } else {
+                value.push(ch);
+            }
+            continue;
+        }
+        match ch {
+            ';' | '(' | ')' => {
+                finish(&mut props, &mut out);
+                name.clear();
+            }
+            '[' => {
+                // A property with several values (`AB[aa][bb]`) keeps its name.
+                if !name.is_empty() {
+                    last_name = std::mem::take(&mut name);
+                }
+                in_value = true;
+            }
+            c if c.is_ascii_uppercase() => name.push(c),
+            _ => {}
+        }
+    }
+    finish(&mut props, &mut out);
+    out
 }
 
 /// Reads every game of a file of SGF games (each `(;…)` in turn). A game that does
@@ -227,6 +361,7 @@ pub fn parse_sgf_games(text: &str) -> Vec<Result<SgfGame>> {
                         .iter()
                         .any(|w| t.contains(w))
                 }),
+                values: sgf_move_values(game),
             }
         }));
     }
@@ -286,5 +421,60 @@ mod tests {
         assert_eq!(g.result, Some(RecordResult::BlackWins));
         assert!(!g.decided_on_board);
         assert!(!games[4].as_ref().unwrap().decided_on_board);
+    }
+
+    #[test]
+    fn move_values_are_read_node_by_node() {
+        // V[] on some moves; comments holding `;`, `V[` and an escaped `]` are no nodes.
+        let text = "(;FF[4]SZ[15]RE[B+1];B[hh]C[opening; V[9]]V[12];W[ih]C[a \\] b]\
+                    ;B[hg]V[-40.5]C[x];W[ig]V[none])";
+        let g = parse_sgf_games(text).remove(0).unwrap();
+        assert_eq!(g.record.2.len(), 4);
+        assert_eq!(g.values, vec![Some(12.0), None, Some(-40.5), None]);
+    }
+
+    #[test]
+    fn an_engines_scores_in_match_messages_become_values_from_blacks_view() {
+        // c-gomoku-cli's messages.txt: Rapfi white in game 1 (moves 4 and 6), black in
+        // game 2 (move 5), Fivefold's own lines in between; the last line of a move
+        // counts, mate scores do not.
+        let messages = "------------------------------\n\
+            Game ID: 1\n\
+            Engines: ff x rapfi\n\
+            4) bin-pbrain-rapfi: Depth 2-3 | Eval 144 | Time 0ms | F9 J5\n\
+            4) bin-pbrain-rapfi: Depth 9-11 | Eval -185 | Time 18ms | F6 J5\n\
+            5) pbrain-ff: depth 8-14 ev 30 n 32K pv i10\n\
+            6) bin-pbrain-rapfi: Speed 992K | Depth 20-37 | Eval 1733 | Node 374K\n\
+            8) bin-pbrain-rapfi: Depth 24-27 | Eval +M21 | Node 237K\n\
+            ------------------------------\n\
+            Game ID: 2\n\
+            5) bin-pbrain-rapfi: OptiTime 714ms | MaxTime 2112ms\n\
+            5) bin-pbrain-rapfi: Depth 26-2 | Eval VAL_NONE | Node 72\n\
+            5) bin-pbrain-rapfi: Depth 26-2 | Eval 50 | Node 72\n";
+        let scores = match_scores(messages, "rapfi");
+        assert_eq!(
+            scores,
+            vec![vec![(4, -185.0), (6, 1733.0)], vec![(5, 50.0)]]
+        );
+        assert_eq!(match_scores(messages, "ff"), vec![vec![(5, 30.0)], vec![]]);
+        let text = "(;FF[4]SZ[15]RE[W+1];B[hh];W[ih];B[hg];W[ig];B[hf];W[if];B[he];W[ie])";
+        let mut g = parse_sgf_games(text).remove(0).unwrap();
+        put_scores(&mut g, &scores[0]);
+        // White's -185 before move 4 is black's +185 after moves 3 and 4; white's 1733
+        // before move 6 is black's -1733 after moves 5 and 6.
+        let v = |x: f64| Some(x);
+        assert_eq!(
+            g.values,
+            vec![
+                None,
+                None,
+                v(185.0),
+                v(185.0),
+                v(-1733.0),
+                v(-1733.0),
+                None,
+                None
+            ]
+        );
     }
 }

@@ -6,7 +6,12 @@
 //!    output of matches between any engines), every fifth of them held out.
 //! 2. Keeps the quiet positions (nobody can make five or an open four at once: those
 //!    are the search's business, not the evaluation's) with the game's result from the
-//!    side to move's view (1 win, ½ draw, 0 loss).
+//!    side to move's view (1 win, ½ draw, 0 loss). With `--teacher NAME` the target of a
+//!    position an engine of the recorded games scored is that score as a probability
+//!    instead, `σ(score / --teacher-scale)` (`--share` mixes in the result): the scores
+//!    come from the c-gomoku-cli `messages.txt` of the match (`--messages`, the last score
+//!    the engine reported before each of its moves, which also stands for the position
+//!    after its move) or from the games' `V[]` values.
 //! 3. Fits the weights by logistic regression: `P(win) = σ(eval / SCALE)` with the
 //!    evaluation linear in [`eval::features`], minimising the cross-entropy by Adam,
 //!    starting from the current weights. Weights of shapes that are decided tactically
@@ -90,20 +95,48 @@ pub fn generate(
 
 fn samples_of(rule: Rule, size: usize, game: &selfplay::Game) -> Vec<Sample> {
     let b = Board::square(size, rule).expect("size");
-    samples_on(b, game)
+    samples_on(b, game, None)
 }
 
-/// The samples of `game` played out on the empty board `b`.
-fn samples_on(mut b: Board, game: &selfplay::Game) -> Vec<Sample> {
+/// Rapfi 0.43's (classical evaluation) score units per logit, measured as the scale at
+/// which its reported scores best predict the results of its 1869 games against
+/// Fivefold (15x15 freestyle, 15 s a game): 225.
+pub const TEACHER_SCALE: f64 = 225.0;
+
+/// How a teacher's scores of positions enter the targets (`tune --teacher`).
+#[derive(Clone, Copy, Debug)]
+pub struct Teacher {
+    /// The teacher's score units per logit: its score `v` means a win probability of
+    /// `σ(v / scale)` for the side it favours.
+    pub scale: f64,
+    /// The share of the target taken from the teacher's score; the rest is the game's
+    /// result. Positions the teacher did not score keep the result alone.
+    pub share: f64,
+}
+
+/// The samples of `game` played out on the empty board `b`. With a teacher, `values`
+/// holds its score of the position after each move (black's view, see
+/// [`record::SgfGame::values`]).
+fn samples_on(
+    mut b: Board,
+    game: &selfplay::Game,
+    teacher: Option<(Teacher, &[Option<f64>])>,
+) -> Vec<Sample> {
     let mut out = Vec::new();
     for (i, &p) in game.moves.iter().enumerate() {
         if i >= game.opening_len && is_quiet(&b) {
             let me = b.side_to_move();
-            let result = match (game.outcome, me) {
+            let mut result = match (game.outcome, me) {
                 (Outcome::Draw, _) => 0.5,
                 (Outcome::BlackWins, Color::Black) | (Outcome::WhiteWins, Color::White) => 1.0,
                 _ => 0.0,
             };
+            let score = teacher.and_then(|(t, v)| Some((t, v.get(i.checked_sub(1)?).copied()??)));
+            if let Some((t, v)) = score {
+                let v = if me == Color::Black { v } else { -v };
+                let p = 1.0 / (1.0 + (-v / t.scale).exp());
+                result = (t.share * p + (1.0 - t.share) * f64::from(result)) as f32;
+            }
             out.push(Sample {
                 color: me,
                 me: eval::features(&b, me),
@@ -121,11 +154,16 @@ fn samples_on(mut b: Board, game: &selfplay::Game) -> Vec<Sample> {
 /// Games of another rule (by `RU`), without a result, ended off the board (on time, by a
 /// crash or a foul: see [`record::SgfGame::decided_on_board`]), or that do not parse are
 /// skipped and counted, and so is a game with an illegal move.
-pub fn samples_from_sgf(rule: Rule, text: &str) -> (Vec<Sample>, Vec<Sample>, usize, usize) {
+pub fn samples_from_sgf(
+    rule: Rule,
+    text: &str,
+    teacher: Option<Teacher>,
+    scores: Option<&[Vec<(usize, f64)>]>,
+) -> (Vec<Sample>, Vec<Sample>, usize, usize) {
     let (mut train, mut test) = (Vec::new(), Vec::new());
     let (mut used, mut skipped) = (0, 0);
-    for g in record::parse_sgf_games(text) {
-        let Ok(g) = g else {
+    for (i, g) in record::parse_sgf_games(text).into_iter().enumerate() {
+        let Ok(mut g) = g else {
             skipped += 1;
             continue;
         };
@@ -141,6 +179,9 @@ pub fn samples_from_sgf(rule: Rule, text: &str) -> (Vec<Sample>, Vec<Sample>, us
         if g.rule.is_some_and(|r| r != rule) || !g.decided_on_board {
             skipped += 1;
             continue;
+        }
+        if let Some(s) = scores.and_then(|s| s.get(i)) {
+            record::put_scores(&mut g, s);
         }
         let (w, h, squares) = g.record;
         let Ok(played) = cli::board_from_moves(&squares, w, h, rule) else {
@@ -158,7 +199,9 @@ pub fn samples_from_sgf(rule: Rule, text: &str) -> (Vec<Sample>, Vec<Sample>, us
             outcome,
             foul: false,
         };
-        let samples = samples_on(empty, &game);
+        // Scores only count if there is one slot per move read.
+        let values = (g.values.len() == game.moves.len()).then_some(&g.values[..]);
+        let samples = samples_on(empty, &game, teacher.zip(values));
         if used % 5 == 4 {
             test.extend(samples);
         } else {
@@ -265,7 +308,8 @@ pub fn fit(rule: Rule, data: &[Sample], iterations: usize, extra: bool) -> Fitte
 
 /// `pbrain-fivefold tune --games 400 --nodes 4000 --rule 0 --size 15 --seed 1 --iterations 300`,
 /// or `tune --sgf games.sgf[,more.sgf] --rule 0` to fit to recorded games instead (add
-/// `--games N` to mix in N self-play games).
+/// `--games N` to mix in N self-play games), and `--messages m.txt[,more.txt] --teacher
+/// NAME [--teacher-scale 225] [--share 1]` to fit to an engine's scores of their positions.
 pub fn run(args: &[String]) -> Result<()> {
     let args = Args::new(args);
     let rule = args.rule()?;
@@ -278,6 +322,38 @@ pub fn run(args: &[String]) -> Result<()> {
     let seed: u64 = args.number("--seed")?.unwrap_or(1);
     let iterations: usize = args.number("--iterations")?.unwrap_or(300);
     let threads: usize = args.number("--threads")?.unwrap_or(2);
+    // `--teacher NAME`: the engine of the recorded games whose scores are targets, read
+    // from `--messages` (c-gomoku-cli's messages.txt, one per --sgf file, in order) or,
+    // without it, from the games' own V[] values.
+    let teacher_name = args.value("--teacher").map(str::to_string);
+    let messages: Vec<&str> = args
+        .value("--messages")
+        .map(|s| s.split(',').collect())
+        .unwrap_or_default();
+    if !messages.is_empty() {
+        let files = sgf.map_or(0, |s| s.split(',').count());
+        if teacher_name.is_none() || messages.len() != files {
+            anyhow::bail!(
+                "--messages needs --teacher NAME and one messages file per --sgf file ({} for {files})",
+                messages.len()
+            );
+        }
+    }
+    let mut messages = messages.into_iter();
+    let teacher = match args
+        .number::<f64>("--teacher-scale")?
+        .unwrap_or(TEACHER_SCALE)
+    {
+        _ if teacher_name.is_none() => None,
+        scale if scale > 0.0 => Some(Teacher {
+            scale,
+            share: args
+                .number::<f64>("--share")?
+                .unwrap_or(1.0)
+                .clamp(0.0, 1.0),
+        }),
+        _ => anyhow::bail!("--teacher-scale takes the teacher's units per logit, above 0"),
+    };
     let start = std::time::Instant::now();
     let (mut train, mut test) = (Vec::new(), Vec::new());
     if games > 0 {
@@ -303,7 +379,15 @@ pub fn run(args: &[String]) -> Result<()> {
     for file in sgf.into_iter().flat_map(|s| s.split(',')) {
         let text = std::fs::read_to_string(file)
             .map_err(|e| anyhow::anyhow!("cannot read {file}: {e}"))?;
-        let (tr, te, used, skipped) = samples_from_sgf(rule, &text);
+        let scores = match (&teacher_name, messages.next()) {
+            (Some(name), Some(m)) => {
+                let text = std::fs::read_to_string(m)
+                    .map_err(|e| anyhow::anyhow!("cannot read {m}: {e}"))?;
+                Some(record::match_scores(&text, name))
+            }
+            _ => None,
+        };
+        let (tr, te, used, skipped) = samples_from_sgf(rule, &text, teacher, scores.as_deref());
         eprintln!(
             "{file}: {used} games ({} training and {} held-out positions), {skipped} skipped",
             tr.len(),
@@ -389,7 +473,7 @@ mod tests {
         text += &game("B+1", 4);
         text += &game("?", 0);
         text += &game("W+1", 0).replace("RE[W+1]", "RE[W+1]TE[White win by time forfeit]");
-        let (train, test, used, skipped) = samples_from_sgf(Rule::Freestyle, &text);
+        let (train, test, used, skipped) = samples_from_sgf(Rule::Freestyle, &text, None, None);
         assert_eq!((used, skipped), (5, 3));
         assert_eq!((train.len(), test.len()), (8, 2));
         let results: Vec<(Color, f32)> = train.iter().map(|s| (s.color, s.result)).collect();
@@ -413,5 +497,33 @@ mod tests {
         let b = cli::board_from_moves(&[(7, 7), (8, 7), (7, 6)], 15, 15, Rule::Freestyle).unwrap();
         assert_eq!(train[0].me, eval::features(&b, White));
         assert_eq!(train[0].opp, eval::features(&b, Black));
+    }
+
+    #[test]
+    fn a_teachers_scores_become_targets_from_the_side_to_move() {
+        // One game won by black; the teacher scores the position after move 3 at +225
+        // for black (one logit at the default scale) and the one after move 4 not at
+        // all. Positions are sampled after the opening's three moves.
+        let text = "(;FF[4]GM[4]RU[0]SZ[15]RE[B+1];B[hh]C[opening move];W[ih]C[opening move]\
+                    ;B[hg]C[opening move]V[225];W[ig]C[9ms];B[hf]C[9ms])\n";
+        let sigma = 1.0 / (1.0 + (-1f64).exp());
+        for share in [1.0, 0.5] {
+            let t = Teacher {
+                scale: TEACHER_SCALE,
+                share,
+            };
+            let (train, _, used, _) = samples_from_sgf(Rule::Freestyle, text, Some(t), None);
+            assert_eq!((used, train.len()), (1, 2));
+            // White to move after three stones: the teacher's view turned to white's,
+            // blended with white's loss.
+            let want = share * (1.0 - sigma);
+            assert!((f64::from(train[0].result) - want).abs() < 1e-4, "{share}");
+            assert_eq!(train[0].color, Color::White);
+            // No score after move 4: black's win alone.
+            assert_eq!(train[1].result, 1.0);
+        }
+        // Without a teacher the results alone.
+        let (train, ..) = samples_from_sgf(Rule::Freestyle, text, None, None);
+        assert_eq!(train[0].result, 0.0);
     }
 }
