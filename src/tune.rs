@@ -35,7 +35,7 @@ use anyhow::Result;
 pub const SCALE: f64 = 200.0;
 
 /// One training position: features of the side to move and of the other side, and the
-/// result from the side to move's view.
+/// result (or the teacher's target) from the side to move's view.
 #[derive(Clone)]
 pub struct Sample {
     /// The side to move.
@@ -43,6 +43,8 @@ pub struct Sample {
     pub me: [f32; FEATURES],
     pub opp: [f32; FEATURES],
     pub result: f32,
+    /// Whether a teacher's score went into `result`.
+    pub scored: bool,
 }
 
 /// Whether the position is quiet enough to teach the evaluation something.
@@ -142,6 +144,7 @@ fn samples_on(
                 me: eval::features(&b, me),
                 opp: eval::features(&b, me.opp()),
                 result,
+                scored: score.is_some(),
             });
         }
         b.make(p);
@@ -393,6 +396,13 @@ pub fn run(args: &[String]) -> Result<()> {
             tr.len(),
             te.len()
         );
+        if let Some(name) = &teacher_name {
+            let scored = tr.iter().chain(&te).filter(|s| s.scored).count();
+            eprintln!(
+                "{file}: {scored} of the {} positions carry a score of {name}'s",
+                tr.len() + te.len()
+            );
+        }
         recorded += used;
         train.extend(tr);
         test.extend(te);
@@ -519,8 +529,10 @@ mod tests {
             let want = share * (1.0 - sigma);
             assert!((f64::from(train[0].result) - want).abs() < 1e-4, "{share}");
             assert_eq!(train[0].color, Color::White);
+            assert!(train[0].scored);
             // No score after move 4: black's win alone.
             assert_eq!(train[1].result, 1.0);
+            assert!(!train[1].scored);
         }
         // Without a teacher the results alone.
         let (train, ..) = samples_from_sgf(Rule::Freestyle, text, None, None);
