@@ -41,11 +41,14 @@ if [ $score -eq 0 ] && [ -f "$1/openings.txt" ] && [ -f "$2/openings.txt" ] &&
 fi
 # The scored engine's points per game number, one "GN points black" line per game (black:
 # 1 if the scored engine had black).
+# The scored engine's name: from the first complete score line of match.out (the last one
+# may be half written while the match runs, and a pipeline would not stop on it).
+scored() { grep -m 1 -E "^Score of [^ ]+ vs [^ ]+: " "$1/match.out" | awk '{ print $3 }'; }
+for d in "$@"; do
+  [ -n "$(scored "$d")" ] || { echo "$d/match.out: no score line yet" >&2; exit 2; }
+done
 points() {
-  local name
-  name=$(grep "Score of" "$1/match.out" | tail -n 1 | awk '{ print $3 }')
-  [ -n "$name" ] || { echo "$1/match.out: no score line" >&2; exit 2; }
-  awk -v me="$name" 'BEGIN { RS = "\\(;" }
+  awk -v me="$(scored "$1")" 'BEGIN { RS = "\\(;" }
     NR > 1 {
       gn = ""; pb = ""; res = ""
       if (match($0, /GN\[[0-9]+\]/)) gn = substr($0, RSTART + 3, RLENGTH - 4)

@@ -166,3 +166,24 @@ fn pairs_scores_runs_by_colour_and_opening() {
         "{text}"
     );
 }
+
+#[test]
+fn pairs_reads_a_match_that_is_still_being_written() {
+    // While c-gomoku-cli runs, the last line of match.out may stop in the middle of a
+    // score line. The scored engine is named by the first complete one; a log with none
+    // yet is refused instead of being scored as nobody's games.
+    let tmp = std::env::temp_dir().join(format!("fivefold-pairs-live-{}", std::process::id()));
+    let (da, db) = (tmp.join("a"), tmp.join("b"));
+    run_dir(&da, "new", "ref", &NEW_RUN);
+    run_dir(&db, "new", "ref", &NEW_RUN);
+    let complete = fs::read_to_string(db.join("match.out")).unwrap();
+    fs::write(db.join("match.out"), format!("{complete}Score of ")).unwrap();
+    let (code, text, err) = pairs(&[da.as_os_str(), db.as_os_str()]);
+    assert_eq!(code, Some(0), "{text}{err}");
+    assert!(text.contains("run B: 3-1-0"), "{text}");
+    fs::write(db.join("match.out"), "Started game 1 of 6\nScore of ").unwrap();
+    let (code, text, err) = pairs(&[da.as_os_str(), db.as_os_str()]);
+    fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, Some(2), "{text}");
+    assert!(err.contains("no score line yet"), "{err}");
+}
