@@ -28,6 +28,7 @@ pub mod search;
 pub mod selfplay;
 pub mod session;
 pub mod solve;
+pub mod style;
 pub mod swap2;
 pub mod term;
 pub mod threat;

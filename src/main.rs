@@ -18,6 +18,7 @@ Commands:
   selfplay    in-process games between search settings
   openings    balanced openings for match runners
   tune        fit the evaluation weights to self-play or recorded results
+  style       what each player's moves make and block, over recorded games (--sgf)
   help        this text
 
 Positions for play/analyse/solve: --moves \"h8 i9 ...\" (or x,y squares), --file F
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
         Some("openings") => finish(fivefold::openings::run(&args[2..])),
         Some("puzzles") => finish(fivefold::puzzles::run(&args[2..])),
         Some("tune") => finish(fivefold::tune::run(&args[2..])),
+        Some("style") => finish(fivefold::style::run(&args[2..])),
         Some("play") => finish(fivefold::play::run(&args[2..])),
         Some("analyse") | Some("analyze") => finish(fivefold::analyse::run(&args[2..])),
         Some("help") | Some("--help") | Some("-h") => {

@@ -181,6 +181,10 @@ pub struct SgfGame {
     /// the position after the move, positive when it favours black (the SGF meaning of
     /// `V`), in whatever units whoever wrote it used (`tune --teacher` reads these).
     pub values: Vec<Option<f64>>,
+    /// The players' names from `PB[...]` and `PW[...]`, if given: whoever plays the
+    /// black stones and whoever plays the white ones (c-gomoku-cli names the engines so).
+    pub black: Option<String>,
+    pub white: Option<String>,
 }
 
 /// The value of the first property `name[...]` in `text` that is a property name of
@@ -362,6 +366,8 @@ pub fn parse_sgf_games(text: &str) -> Vec<Result<SgfGame>> {
                         .any(|w| t.contains(w))
                 }),
                 values: sgf_move_values(game),
+                black: sgf_property(game, "PB").map(str::to_string),
+                white: sgf_property(game, "PW").map(str::to_string),
             }
         }));
     }
