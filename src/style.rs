@@ -17,7 +17,11 @@ use crate::types::{Color, Pos, Rule};
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 
-/// The groups of threat classes the report counts, in column order.
+/// The groups of threat classes the report counts, in column order: nothing; a two
+/// (an open two or a closed three); two twos (two open twos, or a closed three with an
+/// open two or another closed three); a three (an open three, alone, with a lesser shape
+/// or with a second open three); a four (alone or with a lesser shape); a win (a
+/// four-three, an open four or a five).
 pub const GROUPS: [&str; 6] = ["nothing", "two", "2x2", "three", "four", "win"];
 
 /// The column of a threat class: what a stone there makes for the colour it is read for.
@@ -128,7 +132,7 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     if used == 0 {
-        bail!("no game could be read ({skipped} skipped)");
+        bail!("no game could be read in {files} ({skipped} records found, none legal)");
     }
     println!(
         "{used} games ({skipped} skipped); moves after the opening, up to {until} stones on the board"
