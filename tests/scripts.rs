@@ -191,3 +191,52 @@ fn pairs_reads_a_match_that_is_still_being_written() {
     assert_eq!(code, Some(2), "{text}");
     assert!(err.contains("no score line yet"), "{err}");
 }
+
+/// A stand-in for `pbrain-fivefold` whose `bench` prints two positions taking `ms`
+/// milliseconds each and the given signature, the lines `scripts/speed.sh` reads.
+fn fake_bench(path: &Path, ms: u32, signature: &str) {
+    let body = format!(
+        "#!/bin/sh\necho 'pos-a  100 nodes  best 7,7  score 0  {ms} ms'\n\
+         echo 'pos-b  100 nodes  best 7,7  score 0  {ms} ms'\n\
+         echo 'Nodes: 200'\necho 'Nodes/s: 1000'\necho 'Signature: {signature}'\n"
+    );
+    fs::write(path, body).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn speed_compares_time_to_depth_and_refuses_different_trees() {
+    let tmp = std::env::temp_dir().join(format!("fivefold-speed-{}", std::process::id()));
+    fs::create_dir_all(&tmp).unwrap();
+    let (old, new, other) = (tmp.join("old"), tmp.join("new"), tmp.join("other"));
+    fake_bench(&old, 150, "abc");
+    fake_bench(&new, 100, "abc");
+    fake_bench(&other, 100, "def");
+    let speed = |a: &Path, b: &Path| {
+        let out = Command::new("bash")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/speed.sh"))
+            .args([a, b])
+            .env("RUNS", "3")
+            .output()
+            .expect("bash runs");
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (
+            out.status.code(),
+            text + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    // 300 ms against 200 ms to depth: 1.5 times as fast.
+    let (code, text) = speed(&old, &new);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("speed-up 1.500"), "{text}");
+    assert!(text.contains("   old            300"), "{text}");
+    let (code, text) = speed(&old, &other);
+    fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("different trees"), "{text}");
+}
