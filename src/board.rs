@@ -12,7 +12,9 @@
 //! (`NEIGHBOURS`); `make` first updates their keys and looks up their new shapes (forty
 //! independent loads), then reshapes the empty ones. [`Board::count_after`] answers "how
 //! many such squares would a colour have after this stone" from the same table without
-//! touching the board, which is what the move generator asks of every defence it tries.
+//! touching the board. The move generator asks that of every defence of an open three it
+//! tries, through [`Board::open_four_left_after`], which needs to look at only the few
+//! open-four squares already there.
 //!
 //! `make` saves the old shapes of every square it changes, and the totals, on an undo
 //! stack; `unmake` takes the stone out of the line keys and restores the rest from
@@ -442,6 +444,57 @@ impl Board {
             }
         }
         n
+    }
+    /// Whether colour `c` still has a square of threat class `OpenFour` once its opponent
+    /// has a stone on the empty square `p`, where `squares` are all of `c`'s `OpenFour`
+    /// squares now: the answer of `count_after(p, c.opp(), c, Threat::OpenFour) > 0`,
+    /// from the listed squares alone. An opponent stone only takes ways to make five
+    /// away, so no other square can gain the class; each listed square keeps it unless
+    /// `p` is on one of its lines within five steps, and then one lookup for that line
+    /// tells. Where that reasoning does not hold (a renju black double four, a foul,
+    /// becomes an open four when one of its fours is blocked; caro; `c` has a five
+    /// square) or the list is not complete, the full count answers.
+    pub fn open_four_left_after(&mut self, p: Pos, c: Color, squares: &[Pos]) -> bool {
+        let t = Threat::OpenFour;
+        if self.rule == Rule::Caro
+            || (self.rule == Rule::Renju && c == Color::Black)
+            || self.count(c, Threat::Five) > 0
+            || squares.len() != self.count(c, t) as usize
+        {
+            return self.count_after(p, c.opp(), c, t) > 0;
+        }
+        let (ci, code) = (c.index(), c.opp().cell() as u32);
+        let left = squares.iter().any(|&q| {
+            if q == p {
+                return false;
+            }
+            // `q` is `s` steps from `p` along direction `d`, or on none of its lines.
+            let dx = q.x() as isize - p.x() as isize;
+            let dy = q.y() as isize - p.y() as isize;
+            let (d, s) = match (dx, dy) {
+                (_, 0) => (0, dx),
+                (0, _) => (1, dy),
+                _ if dx == dy => (2, dx),
+                _ if dx == -dy => (3, dy),
+                _ => return true,
+            };
+            if s.abs() > 5 {
+                return true;
+            }
+            let sq = &self.sq[q.idx()];
+            // Seen from `q`, the stone is `s` steps back.
+            let key = sq.keys[d] + code * key_weight(-s);
+            let lp = (self.tables.line[key as usize] >> (4 * ci)) & 15;
+            let shift = 4 * d;
+            let new = (sq.pats[ci] & !(15 << shift)) | ((lp as u16) << shift);
+            self.tables.combo(ci, new).threat == t as u8
+        });
+        debug_assert_eq!(
+            left,
+            self.count_after(p, c.opp(), c, t) > 0,
+            "{p:?}\n{self:?}"
+        );
+        left
     }
     /// Sum of the evaluation values of all empty squares for a colour, as the side to
     /// move (`role` 0) or as the other side (`role` 1).

@@ -221,13 +221,8 @@ fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
         if !legal_for(b, p, me) {
             continue;
         }
-        if b.threat(p, me) < Threat::Four {
-            // An open-four square out of this stone's reach keeps its open four.
-            if threats.iter().any(|&q| q != p && !q.sees(p, 5))
-                || b.count_after(p, me, opp, Threat::OpenFour) > 0
-            {
-                continue;
-            }
+        if b.threat(p, me) < Threat::Four && b.open_four_left_after(p, opp, &threats) {
+            continue;
         }
         out.push(ScoredMove {
             pos: p,

@@ -381,6 +381,48 @@ fn count_after_agrees_with_make_and_count() {
     assert!(changed > 20_000, "only {changed} counts changed");
 }
 
+/// `open_four_left_after` (the move generator's shortcut for "does the opponent keep an
+/// open-four square after this defence?", which reads only the listed squares where the
+/// rule allows) must answer as the full count does, for every rule and both colours.
+#[test]
+fn open_four_left_after_agrees_with_count_after() {
+    let (mut short, mut stopped) = (0, 0);
+    for (rule, mut b) in random_positions(0x0F0_0F0, 60, 14, |i| 12 + i % 30) {
+        let empties: Vec<Pos> = b.squares().filter(|&p| b.is_empty(p)).collect();
+        for c in [Color::Black, Color::White] {
+            let squares: Vec<Pos> = empties
+                .iter()
+                .copied()
+                .filter(|&p| b.threat(p, c) == Threat::OpenFour)
+                .collect();
+            if squares.is_empty() {
+                continue;
+            }
+            // Where the answer comes from the listed squares alone.
+            let listed = rule != Rule::Caro
+                && !(rule == Rule::Renju && c == Color::Black)
+                && b.count(c, Threat::Five) == 0;
+            for &p in &empties {
+                let want = b.count_after(p, c.opp(), c, Threat::OpenFour) > 0;
+                assert_eq!(
+                    b.open_four_left_after(p, c, &squares),
+                    want,
+                    "{rule:?}: {c:?}'s open fours after a stone at {p:?}\n{}",
+                    b.to_diagram()
+                );
+                if listed {
+                    short += 1;
+                    stopped += usize::from(!want);
+                }
+            }
+        }
+    }
+    assert!(
+        short > 5_000 && stopped > 80,
+        "{short} cases, {stopped} stopped"
+    );
+}
+
 #[test]
 fn fives_match_reference_for_every_rule() {
     let mut checked = 0;
