@@ -400,7 +400,7 @@ fn open_four_left_after_agrees_with_count_after() {
             }
             // Where the answer comes from the listed squares alone.
             let listed = rule != Rule::Caro
-                && !(rule == Rule::Renju && c == Color::Black)
+                && b.count(c, Threat::Forbidden) == 0
                 && b.count(c, Threat::Five) == 0;
             for &p in &empties {
                 let want = b.count_after(p, c.opp(), c, Threat::OpenFour) > 0;
@@ -421,6 +421,44 @@ fn open_four_left_after_agrees_with_count_after() {
         short > 5_000 && stopped > 80,
         "{short} cases, {stopped} stopped"
     );
+}
+
+/// The one way a stone can give its opponent a new open-four square: in renju, black's
+/// double four at h8 (an open four across, a four down) is a foul, and white blocking
+/// the four down leaves h8 an open four. Black had no open-four square before, so a
+/// shortcut that only re-reads the squares it was given would miss it.
+#[test]
+fn a_block_that_turns_a_renju_foul_into_an_open_four_is_seen() {
+    let mut b = board(
+        Rule::Renju,
+        "
+        O . . . . . . . . . . . . . O
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . O . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . . . . . . X . . . . . . .
+        . . O . X X X . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        O . . . . . . . . . . . . . O
+        ",
+    );
+    let (h8, h9) = (at(7, 7), at(7, 8));
+    assert_eq!(b.threat(h8, Color::Black), Threat::Forbidden);
+    assert_eq!(b.count(Color::Black, Threat::OpenFour), 0);
+    assert_eq!(
+        b.count_after(h9, Color::White, Color::Black, Threat::OpenFour),
+        1
+    );
+    assert!(b.open_four_left_after(h9, Color::Black, &[]));
+    // Blocking across instead leaves nothing.
+    assert!(!b.open_four_left_after(at(8, 7), Color::Black, &[]));
 }
 
 #[test]
