@@ -4,7 +4,8 @@
 //! Per square and direction the board keeps a *line key* (the ten squares around it on
 //! that line, see [`crate::pattern`]). A move changes the keys of the up to forty squares
 //! that see it; for each of those that is empty, one table lookup gives its new shape on
-//! that line for both colours, a second its threat class, a third its evaluation value.
+//! that line for both colours, and a second per colour whose shapes changed gives its
+//! threat class and evaluation values together.
 //! Counts of threat classes per colour make questions such as "can the opponent make five
 //! next move?" O(1).
 //!
