@@ -1,41 +1,30 @@
 //! Fivefold: a Gomoku and Renju engine.
 //!
 //! The library holds everything; the `pbrain-fivefold` binary is a thin front end.
-//! See `ARCHITECTURE.md`-style notes in each module's documentation.
+//! The folders are the layers, and imports only point down the list:
+//!
+//! - [`front`]: what talks to managers and people: the Gomocup protocol session, `play`,
+//!   `analyse`, `solve`;
+//! - [`tools`]: what measures and trains: `bench`, `selfplay`, `openings`, `tune`,
+//!   `puzzles`, `style`;
+//! - [`io`]: what the front ends and tools share for the outside world: positions read
+//!   from the command line and files, output lines, JSON, board diagrams, the terminal;
+//! - [`engine`]: the search: the engine (threads, table, stop), the alpha-beta search, the
+//!   threat solver, move generation, the transposition table, time management;
+//! - [`core`]: the game: squares and colours, the incremental board and its line
+//!   patterns, the rules (renju fouls), the classical evaluation, game records.
+//!
+//! Nothing in `core` or `engine` reads stdin, writes stdout, or knows about terminals,
+//! JSON or files. `docs/architecture.md` follows one move through these layers.
 
-// One `unsafe` block is allowed, explicitly: the cache prefetch in `tt::Tt::prefetch`.
+// One `unsafe` block is allowed, explicitly: the cache prefetch in `engine::tt::Tt::prefetch`.
 #![deny(unsafe_code)]
 
-pub mod analyse;
-pub mod bench;
-pub mod board;
-pub mod cli;
-pub mod display;
+pub mod core;
 pub mod engine;
-pub mod eval;
-pub mod json;
-pub mod movegen;
-pub mod multipv;
-pub mod notation;
-pub mod openings;
-pub mod pattern;
-pub mod play;
-pub mod protocol;
-pub mod puzzles;
-pub mod record;
-pub mod rules;
-pub mod search;
-pub mod selfplay;
-pub mod session;
-pub mod solve;
-pub mod style;
-pub mod swap2;
-pub mod term;
-pub mod threat;
-pub mod time;
-pub mod tt;
-pub mod tune;
-pub mod types;
+pub mod front;
+pub mod io;
+pub mod tools;
 
-pub use board::Board;
-pub use types::{Color, Pos, Rule};
+pub use crate::core::board::Board;
+pub use crate::core::types::{Color, Pos, Rule};

@@ -33,35 +33,35 @@ fn main() -> ExitCode {
         Some("bench") => {
             let rest = &args[2..];
             let lines = if rest.iter().any(|a| a == "--board") {
-                fivefold::bench::run_board(3000)
+                fivefold::tools::bench::run_board(3000)
             } else {
                 let depth = rest
                     .iter()
                     .position(|a| a == "--depth")
                     .and_then(|i| rest.get(i + 1))
                     .and_then(|d| d.parse().ok())
-                    .unwrap_or(fivefold::bench::BENCH_DEPTH);
+                    .unwrap_or(fivefold::tools::bench::BENCH_DEPTH);
                 let threads = rest
                     .iter()
                     .position(|a| a == "--threads")
                     .and_then(|i| rest.get(i + 1))
                     .and_then(|d| d.parse().ok())
                     .unwrap_or(1);
-                fivefold::bench::run_search_threads(depth, threads)
+                fivefold::tools::bench::run_search_threads(depth, threads)
             };
             for l in lines {
                 fivefold::outln!("{l}");
             }
             ExitCode::SUCCESS
         }
-        Some("solve") => finish(fivefold::solve::run(&args[2..])),
-        Some("selfplay") => finish(fivefold::selfplay::run(&args[2..])),
-        Some("openings") => finish(fivefold::openings::run(&args[2..])),
-        Some("puzzles") => finish(fivefold::puzzles::run(&args[2..])),
-        Some("tune") => finish(fivefold::tune::run(&args[2..])),
-        Some("style") => finish(fivefold::style::run(&args[2..])),
-        Some("play") => finish(fivefold::play::run(&args[2..])),
-        Some("analyse") | Some("analyze") => finish(fivefold::analyse::run(&args[2..])),
+        Some("solve") => finish(fivefold::front::solve::run(&args[2..])),
+        Some("selfplay") => finish(fivefold::tools::selfplay::run(&args[2..])),
+        Some("openings") => finish(fivefold::tools::openings::run(&args[2..])),
+        Some("puzzles") => finish(fivefold::tools::puzzles::run(&args[2..])),
+        Some("tune") => finish(fivefold::tools::tune::run(&args[2..])),
+        Some("style") => finish(fivefold::tools::style::run(&args[2..])),
+        Some("play") => finish(fivefold::front::play::run(&args[2..])),
+        Some("analyse") | Some("analyze") => finish(fivefold::front::analyse::run(&args[2..])),
         Some("help") | Some("--help") | Some("-h") => {
             fivefold::outln!("{USAGE}");
             ExitCode::SUCCESS
@@ -87,7 +87,7 @@ fn main() -> ExitCode {
 }
 
 fn protocol() -> ExitCode {
-    match fivefold::session::run_stdio() {
+    match fivefold::front::session::run_stdio() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pbrain-fivefold: {e:#}");

@@ -1,7 +1,7 @@
 //! Board, shapes and rules, checked with diagrams and against the slow reference.
 
-use fivefold::pattern::{Pat, Threat};
-use fivefold::rules::{self, reference::Grid};
+use fivefold::core::pattern::{Pat, Threat};
+use fivefold::core::rules::{self, reference::Grid};
 use fivefold::{Board, Color, Pos, Rule};
 
 fn board(rule: Rule, diagram: &str) -> Board {

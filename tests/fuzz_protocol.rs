@@ -38,9 +38,10 @@
 mod common;
 
 use common::{is_protocol_line, parse_xy, Brain};
-use fivefold::protocol::{self, BlockLine, Command};
-use fivefold::session::{self, MAX_LINE_BYTES};
-use fivefold::{rules, Board, Color, Pos, Rule};
+use fivefold::core::rules;
+use fivefold::front::protocol::{self, BlockLine, Command};
+use fivefold::front::session::{self, MAX_LINE_BYTES};
+use fivefold::{Board, Color, Pos, Rule};
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, TestCaseError};
 use std::collections::VecDeque;

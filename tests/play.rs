@@ -274,10 +274,10 @@ fn games_are_saved_as_psq_and_sgf() {
         .contains("save: give a file name ending in .psq (Piskvork) or .sgf"));
     assert!(r.out.contains("Could not save to /no/such/dir/x.psq"));
     let (w, h, moves) =
-        fivefold::record::parse_psq(&std::fs::read_to_string(&psq).unwrap()).unwrap();
+        fivefold::core::record::parse_psq(&std::fs::read_to_string(&psq).unwrap()).unwrap();
     assert_eq!((w, h, moves.len(), moves[0]), (15, 15, 2, (7, 7)));
     let (_, _, sgf_moves) =
-        fivefold::record::parse_sgf(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
+        fivefold::core::record::parse_sgf(&std::fs::read_to_string(&sgf).unwrap()).unwrap();
     assert_eq!(sgf_moves, moves);
 }
 

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{expect_move, Brain};
-use fivefold::rules::{self, reference::Grid};
+use fivefold::core::rules::{self, reference::Grid};
 use fivefold::{Board, Color, Pos, Rule};
 use std::time::{Duration, Instant};
 

@@ -1,8 +1,8 @@
 //! Tactics: the engine must find the obvious and the forced, under a short time limit.
 
-use fivefold::search::{search_position, Limits};
-use fivefold::time::Budget;
-use fivefold::types::{is_mate, Pos, MATE_BOUND};
+use fivefold::core::types::{is_mate, Pos, MATE_BOUND};
+use fivefold::engine::search::{search_position, Limits};
+use fivefold::engine::time::Budget;
 use fivefold::{Board, Rule};
 use std::time::Duration;
 
@@ -193,12 +193,12 @@ fn renju_black_never_plays_a_foul() {
         16,
     );
     assert_ne!(r.best, sq(4, 4));
-    assert!(!fivefold::rules::is_forbidden(&mut b, r.best));
+    assert!(!fivefold::core::rules::is_forbidden(&mut b, r.best));
 }
 
 #[test]
 fn fixed_depth_search_is_deterministic() {
-    let b = fivefold::bench::position(&fivefold::bench::POSITIONS[1]);
+    let b = fivefold::tools::bench::position(&fivefold::tools::bench::POSITIONS[1]);
     let l = Limits {
         max_depth: Some(5),
         ..Limits::default()
@@ -226,7 +226,7 @@ fn two_threads_find_the_same_win_and_count_all_nodes() {
     assert!(r.score >= MATE_BOUND);
     // A quiet position searched to a fixed depth by two threads still answers sensibly,
     // and the stop flag is left raised so no helper keeps running.
-    let q = fivefold::bench::position(&fivefold::bench::POSITIONS[0]);
+    let q = fivefold::tools::bench::position(&fivefold::tools::bench::POSITIONS[0]);
     let r = e.think(
         &q,
         &Limits {
@@ -241,7 +241,7 @@ fn two_threads_find_the_same_win_and_count_all_nodes() {
 
 #[test]
 fn search_beats_a_greedy_player() {
-    use fivefold::selfplay::{random_opening, run_match, Limit, Player};
+    use fivefold::tools::selfplay::{random_opening, run_match, Limit, Player};
     // Both colours from each opening; a depth-3 search must clearly outplay one ply.
     let openings: Vec<Vec<Pos>> = (0..4).map(|i| random_opening(11, 3, 100 + i)).collect();
     let t = run_match(
@@ -271,8 +271,8 @@ fn wide_vct_position() -> Board {
     b
 }
 
-fn with_threats(on: bool) -> fivefold::search::Params {
-    let mut p = fivefold::search::Params::default();
+fn with_threats(on: bool) -> fivefold::engine::search::Params {
+    let mut p = fivefold::engine::search::Params::default();
     p.apply(if on { "threats=1" } else { "threats=0" }).unwrap();
     p
 }
@@ -286,7 +286,10 @@ fn stop_interrupts_the_root_threat_search_without_a_clock() {
     use std::sync::{atomic::AtomicBool, Arc};
     let b = wide_vct_position();
     let stop = Arc::new(AtomicBool::new(true));
-    let mut s = fivefold::search::Searcher::new(Arc::new(fivefold::tt::Tt::new(1 << 20)), stop);
+    let mut s = fivefold::engine::search::Searcher::new(
+        Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
+        stop,
+    );
     s.params = with_threats(true);
     let r = s.search(&b, &Limits::default(), &mut |_| {});
     assert!(
@@ -302,11 +305,11 @@ fn multi_line_analysis_does_not_repeat_the_threat_search_per_line() {
     // best_lines searches every candidate's child to each depth; the root threat search
     // belongs to the position, not to each child, so it must not change their cost.
     let b = wide_vct_position();
-    let lines_and_nodes = |params: fivefold::search::Params| {
+    let lines_and_nodes = |params: fivefold::engine::search::Params| {
         let mut engine = fivefold::engine::Engine::new(1 << 20);
         engine.set_params(params);
         let mut nodes = 0;
-        let lines = fivefold::multipv::best_lines(
+        let lines = fivefold::engine::multipv::best_lines(
             &mut engine,
             &b,
             3,
@@ -356,19 +359,19 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
     // a search deep enough to see that (since 2d1630d, depth 4) scores a loss, and
     // must then be right.
     let b = Board::from_diagram(WHITE_FOUR_THREE_THREAT, Rule::Freestyle).unwrap();
-    assert_eq!(b.side_to_move(), fivefold::types::Color::Black);
+    assert_eq!(b.side_to_move(), fivefold::core::types::Color::Black);
     let defences = [sq(10, 5), sq(10, 6), sq(9, 5), sq(13, 5)];
     for &d in &defences {
         let mut after = b.clone();
         after.make(d);
         assert!(
-            fivefold::threat::ThreatSolver::new().has_vct(&mut after, 31, 5_000_000, None),
+            fivefold::engine::threat::ThreatSolver::new().has_vct(&mut after, 31, 5_000_000, None),
             "{d:?} holds: white has no VCT after it"
         );
     }
     for depth in 2..=6 {
-        let mut s = fivefold::search::Searcher::new(
-            std::sync::Arc::new(fivefold::tt::Tt::new(1 << 20)),
+        let mut s = fivefold::engine::search::Searcher::new(
+            std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
             std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
         );
         s.params = with_threats(false);
@@ -388,7 +391,8 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
             let mut after = b.clone();
             after.make(r.best);
             assert!(
-                fivefold::threat::ThreatSolver::new().has_vct(&mut after, 31, 5_000_000, None),
+                fivefold::engine::threat::ThreatSolver::new()
+                    .has_vct(&mut after, 31, 5_000_000, None),
                 "depth {depth}: a loss claimed that is no white VCT, pv {:?}",
                 r.pv
             );
@@ -399,9 +403,9 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
 /// Searches `b` to `depth` with the root threat solver off (the search alone) and
 /// asserts that the side to move is proven to win.
 fn assert_search_alone_wins(b: &Board, depth: i32) {
-    let tt = std::sync::Arc::new(fivefold::tt::Tt::new(16 << 20));
+    let tt = std::sync::Arc::new(fivefold::engine::tt::Tt::new(16 << 20));
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let mut s = fivefold::search::Searcher::new(tt, stop);
+    let mut s = fivefold::engine::search::Searcher::new(tt, stop);
     s.params = with_threats(false);
     let limits = Limits {
         max_depth: Some(depth),
@@ -475,9 +479,9 @@ fn a_four_three_against_no_four_is_a_win_without_searching_it() {
     // has no four to answer with, which the search scores as a win on sight. The threat
     // solver and the leaf VCF are off, so nothing else can prove it at this depth.
     let b = Board::from_diagram(TWO_FOUR_THREES, Rule::Freestyle).unwrap();
-    assert_eq!(b.side_to_move(), fivefold::types::Color::Black);
-    let mut s = fivefold::search::Searcher::new(
-        std::sync::Arc::new(fivefold::tt::Tt::new(1 << 20)),
+    assert_eq!(b.side_to_move(), fivefold::core::types::Color::Black);
+    let mut s = fivefold::engine::search::Searcher::new(
+        std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
         std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
     );
     s.params.apply("threats=0,leafvcf=0").unwrap();
@@ -500,9 +504,9 @@ fn a_four_three_against_no_four_is_a_win_without_searching_it() {
 
 #[test]
 fn renju_black_and_caro_threes_are_not_wins_on_sight() {
-    use fivefold::pattern::Threat;
-    use fivefold::search::quick_win;
-    use fivefold::types::Color;
+    use fivefold::core::pattern::Threat;
+    use fivefold::core::types::Color;
+    use fivefold::engine::search::quick_win;
     // The colours swapped: black, to move, has the two four-threes.
     let swapped: String = TWO_FOUR_THREES
         .chars()
@@ -554,15 +558,15 @@ fn a_leaf_where_the_opponent_wins_on_sight_is_searched_on() {
     // three), white is to move at a leaf where black would win on sight. Scored as it
     // stands, that leaf is just a good position; searched on, every white move loses.
     let b = Board::from_diagram(BLOCK_THEN_TWO_DOUBLE_THREES, Rule::Freestyle).unwrap();
-    assert_eq!(b.side_to_move(), fivefold::types::Color::Black);
-    assert_eq!(fivefold::search::quick_win(&b), None);
+    assert_eq!(b.side_to_move(), fivefold::core::types::Color::Black);
+    assert_eq!(fivefold::engine::search::quick_win(&b), None);
     let limits = Limits {
         max_depth: Some(1),
         ..Limits::default()
     };
     let search = |params: &str| {
-        let mut s = fivefold::search::Searcher::new(
-            std::sync::Arc::new(fivefold::tt::Tt::new(1 << 20)),
+        let mut s = fivefold::engine::search::Searcher::new(
+            std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
             std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
         );
         s.params.apply(params).unwrap();
@@ -607,8 +611,8 @@ fn a_leaf_searched_on_one_ply_past_the_horizon_is_searched_cleanly() {
                 max_depth: Some(depth),
                 ..Limits::default()
             };
-            let mut s = fivefold::search::Searcher::new(
-                std::sync::Arc::new(fivefold::tt::Tt::new(1 << 16)),
+            let mut s = fivefold::engine::search::Searcher::new(
+                std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 16)),
                 std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
             );
             let r = s.search(&b, &limits, &mut |_| {});

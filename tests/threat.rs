@@ -5,11 +5,11 @@
 //! row is the highest number), columns a, b, c, ... from the left; squares are named
 //! that way (`f7`) in the expectations. The side to move is always given explicitly.
 
-use fivefold::notation::{parse_square, square_name};
-use fivefold::pattern::Threat;
-use fivefold::rules::{self, reference::Grid};
-use fivefold::solve::parse_puzzles;
-use fivefold::threat::ThreatSolver;
+use fivefold::core::notation::{parse_square, square_name};
+use fivefold::core::pattern::Threat;
+use fivefold::core::rules::{self, reference::Grid};
+use fivefold::engine::threat::ThreatSolver;
+use fivefold::front::solve::parse_puzzles;
 use fivefold::{Board, Color, Pos, Rule};
 use std::sync::atomic::AtomicBool;
 
@@ -1314,7 +1314,7 @@ fn wins_seen_on_sight_are_real() {
                 if b.count(side, Threat::Five) > 0 {
                     continue;
                 }
-                let Some((plies, class)) = fivefold::search::quick_win(&b) else {
+                let Some((plies, class)) = fivefold::engine::search::quick_win(&b) else {
                     continue;
                 };
                 let first: Vec<(i32, i32)> = b
@@ -1361,7 +1361,7 @@ fn renju_black_four_threes_seen_on_sight_are_real() {
             continue;
         }
         let before = (b.hash(), b.move_count());
-        let claim = fivefold::search::renju_four_three_win(&mut b);
+        let claim = fivefold::engine::search::renju_four_three_win(&mut b);
         assert_eq!((b.hash(), b.move_count()), before, "board not restored");
         let Some(p) = claim else { continue };
         assert_eq!(b.threat(p, Color::Black), Threat::FourThree);
@@ -1401,7 +1401,7 @@ const RENJU_FOUR_THREES_INTO_FOULS: &str = "
 fn renju_black_four_threes_into_a_foul_are_not_wins_on_sight() {
     let free = pos(Rule::Freestyle, Color::Black, RENJU_FOUR_THREES_INTO_FOULS);
     assert_eq!(
-        fivefold::search::quick_win(&free),
+        fivefold::engine::search::quick_win(&free),
         Some((5, Threat::FourThree))
     );
     let mut b = pos(Rule::Renju, Color::Black, RENJU_FOUR_THREES_INTO_FOULS);
@@ -1411,8 +1411,8 @@ fn renju_black_four_threes_into_a_foul_are_not_wins_on_sight() {
         .collect();
     assert_eq!(four_threes, vec![sq(&b, "g5"), sq(&b, "j5")]);
     assert_eq!(b.count_at_least(Color::White, Threat::Four), 0);
-    assert_eq!(fivefold::search::quick_win(&b), None);
-    assert_eq!(fivefold::search::renju_four_three_win(&mut b), None);
+    assert_eq!(fivefold::engine::search::quick_win(&b), None);
+    assert_eq!(fivefold::engine::search::renju_four_three_win(&mut b), None);
     let first: Vec<(i32, i32)> = four_threes
         .iter()
         .map(|p| (p.x() as i32, p.y() as i32))

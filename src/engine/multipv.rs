@@ -1,0 +1,475 @@
+//! Several positions searched side by side, built on [`Engine`] without touching the
+//! search itself.
+//!
+//! [`deepen`] takes a list of positions and searches all of them to depth 0 (the static
+//! evaluation), then 1, 2, … (each with [`Engine::think`] and a fixed depth) until the
+//! time, node or depth limit or the abort flag stops it. A depth counts only once every
+//! position still in the race has completed it, so the scores it returns were all
+//! computed to the same depth and can be compared.
+//!
+//! [`best_lines`] uses it for multi-line analysis (`YXNBEST`) and for root-move
+//! exclusion (`YXBLOCK`, continuous-game marks): the candidate moves are made on copies of
+//! the board and the positions after them are searched; a move's score is the negated
+//! score of the position it leads to. The Swap2 opening decisions ([`crate::front::swap2`]) use
+//! it to compare candidate openings.
+
+use crate::core::board::Board;
+use crate::core::eval;
+use crate::core::types::{is_mate, mate_in, mated_in, Pos, Score, MATE_BOUND};
+use crate::engine::movegen::{self, ScoredMove, Situation};
+use crate::engine::search::{Limits, MAX_DEPTH};
+use crate::engine::time::Budget;
+use crate::engine::Engine;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Result of one position for its side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Eval {
+    pub score: Score,
+    /// Depth of the search that gave the score (0: static evaluation or a final position).
+    pub depth: i32,
+    pub seldepth: i32,
+    /// Best line from the position (empty when only statically evaluated).
+    pub pv: Vec<Pos>,
+    /// The game is decided here without search (five made, board full, no legal move):
+    /// deeper searches cannot change the score.
+    pub terminal: bool,
+}
+
+/// Evaluations after a depth, passed to the progress callback.
+pub struct Round<'a> {
+    pub depth: i32,
+    pub evals: &'a [Eval],
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// Score of the position before a move, from the score of the position after it (seen by
+/// the other side): negated, and a mate is one ply further away.
+pub fn parent_score(child: Score) -> Score {
+    let s = -child;
+    if s >= MATE_BOUND {
+        s - 1
+    } else if s <= -MATE_BOUND {
+        s + 1
+    } else {
+        s
+    }
+}
+
+/// Depth-0 evaluation: final positions get their exact score, others the static evaluation.
+pub fn static_eval(b: &Board) -> Eval {
+    let done = |score| Eval {
+        score,
+        depth: 0,
+        seldepth: 0,
+        pv: Vec::new(),
+        terminal: true,
+    };
+    if b.last_move_won() {
+        // The side to move faces a five already made.
+        return done(mated_in(0));
+    }
+    if b.is_full() {
+        return done(0);
+    }
+    let mut copy = b.clone();
+    let mut moves: Vec<ScoredMove> = Vec::new();
+    let situation = movegen::generate(&mut copy, &mut moves);
+    if moves.is_empty() {
+        // No legal move (renju black can only block on a foul): as the search scores it.
+        return done(match situation {
+            Situation::BlockFour => mated_in(2),
+            Situation::DefendThree => mated_in(4),
+            _ => 0,
+        });
+    }
+    if situation == Situation::Win {
+        return Eval {
+            score: mate_in(1),
+            depth: 0,
+            seldepth: 1,
+            pv: vec![moves[0].pos],
+            terminal: true,
+        };
+    }
+    Eval {
+        score: eval::evaluate(b),
+        depth: 0,
+        seldepth: 0,
+        pv: Vec::new(),
+        terminal: false,
+    }
+}
+
+/// How far [`deepen`] takes its positions.
+pub struct Race<'a> {
+    /// Deepest depth searched (0 = static evaluation only).
+    pub max_depth: i32,
+    /// After each completed depth only the `keep` positions with the highest `rank` stay in
+    /// the race (the others keep their last result).
+    pub keep: usize,
+    pub rank: &'a dyn Fn(&Eval) -> i64,
+}
+
+/// Searches `boards` to a common depth, deepening all of them together as `race` says.
+/// Time and node limits come from `limits` (its `max_depth` is ignored): no new depth
+/// starts once the soft time target is spent, and a search in progress stops at the hard
+/// limit. Returns the evaluations and the number of nodes searched.
+pub fn deepen(
+    engine: &mut Engine,
+    boards: &[Board],
+    race: &Race,
+    limits: &Limits,
+    abort: &AtomicBool,
+    on_round: &mut dyn FnMut(&Round),
+) -> (Vec<Eval>, u64) {
+    let Race {
+        max_depth,
+        keep,
+        rank,
+    } = *race;
+    let start = Instant::now();
+    let mut evals: Vec<Eval> = boards.iter().map(static_eval).collect();
+    let mut nodes = 0u64;
+    on_round(&Round {
+        depth: 0,
+        evals: &evals,
+        nodes,
+        elapsed: start.elapsed(),
+    });
+    let mut racing: Vec<usize> = (0..boards.len()).filter(|&i| !evals[i].terminal).collect();
+    let max_depth = max_depth.clamp(0, MAX_DEPTH - 1);
+    for depth in 1..=max_depth {
+        if depth > 1 {
+            prune(&mut racing, &evals, keep, rank);
+        }
+        // Proven results do not change with depth.
+        racing.retain(|&i| !is_mate(evals[i].score));
+        if racing.is_empty() || abort.load(Ordering::SeqCst) {
+            break;
+        }
+        if let Some(b) = limits.budget {
+            if depth > 1 && start.elapsed() >= b.soft {
+                break;
+            }
+        }
+        let mut round: Vec<(usize, Eval)> = Vec::with_capacity(racing.len());
+        let mut complete = true;
+        // Like the search itself, the first depth is always completed: only an abort cuts
+        // it short; time and node limits count from the second depth on.
+        let over = |nodes: u64| {
+            depth > 1
+                && (limits.budget.is_some_and(|b| start.elapsed() >= b.hard)
+                    || limits.max_nodes.is_some_and(|n| nodes >= n))
+        };
+        for &i in &racing {
+            if abort.load(Ordering::SeqCst) || over(nodes) {
+                complete = false;
+                break;
+            }
+            let child_limits = if depth == 1 {
+                Limits {
+                    max_depth: Some(1),
+                    skip_threats: true,
+                    ..Limits::default()
+                }
+            } else {
+                let left = limits
+                    .budget
+                    .map(|b| b.hard.saturating_sub(start.elapsed()));
+                Limits {
+                    max_depth: Some(depth),
+                    max_nodes: limits.max_nodes.map(|n| n.saturating_sub(nodes).max(1)),
+                    budget: left.map(|left| Budget {
+                        soft: left,
+                        hard: left,
+                    }),
+                    skip_threats: true,
+                }
+            };
+            let r = engine.think(&boards[i], &child_limits, &mut |_| {});
+            nodes += r.nodes;
+            let out_of_budget = abort.load(Ordering::SeqCst) || over(nodes);
+            // A proven mate ends the search before the depth is reached.
+            let finished = r.depth >= depth || (is_mate(r.score) && r.depth > 0);
+            if !finished {
+                complete = false;
+                break;
+            }
+            let mut pv = r.pv.clone();
+            if pv.is_empty() && !r.best.is_none() {
+                pv.push(r.best);
+            }
+            round.push((
+                i,
+                Eval {
+                    score: r.score,
+                    depth,
+                    seldepth: r.seldepth.max(depth),
+                    pv,
+                    terminal: false,
+                },
+            ));
+            if out_of_budget {
+                // This position finished, but the others cannot: the depth is incomplete.
+                complete = round.len() == racing.len();
+                break;
+            }
+        }
+        if !complete {
+            break;
+        }
+        for (i, e) in round {
+            evals[i] = e;
+        }
+        on_round(&Round {
+            depth,
+            evals: &evals,
+            nodes,
+            elapsed: start.elapsed(),
+        });
+        if limits.max_nodes.is_some_and(|n| nodes >= n) {
+            break;
+        }
+    }
+    (evals, nodes)
+}
+
+/// Whether an evaluation is final: deeper searches would not change it.
+pub fn is_exact(e: &Eval) -> bool {
+    e.terminal || is_mate(e.score)
+}
+
+/// The depth to rank an evaluation by when the deepest one in the list is `deepest`:
+/// positions dropped from the race keep the depth they reached, but exact results count
+/// as deep as the deepest.
+pub fn effective_depth(e: &Eval, deepest: i32) -> i32 {
+    if is_exact(e) {
+        deepest
+    } else {
+        e.depth
+    }
+}
+
+/// Keeps the `keep` best positions by `rank` (stable: ties keep their order).
+fn prune(racing: &mut Vec<usize>, evals: &[Eval], keep: usize, rank: &dyn Fn(&Eval) -> i64) {
+    if racing.len() <= keep {
+        return;
+    }
+    racing.sort_by_key(|&i| std::cmp::Reverse(rank(&evals[i])));
+    racing.truncate(keep.max(1));
+    racing.sort_unstable();
+}
+
+/// One line of a multi-line analysis: a root move, its score and the line after it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub mv: Pos,
+    pub score: Score,
+    /// Depth from the root (the move itself counts one).
+    pub depth: i32,
+    pub seldepth: i32,
+    /// The move followed by the best line after it.
+    pub pv: Vec<Pos>,
+}
+
+/// The root moves worth considering for the side to move, best first, leaving out
+/// `exclude`: the move generator's list, or, if that is empty after exclusion, every legal
+/// empty square (those near stones and the centre first, at most 40).
+pub fn candidates(board: &Board, exclude: &[Pos]) -> Vec<Pos> {
+    let mut b = board.clone();
+    let mut moves: Vec<ScoredMove> = Vec::new();
+    movegen::generate(&mut b, &mut moves);
+    let list: Vec<Pos> = moves
+        .iter()
+        .map(|m| m.pos)
+        .filter(|p| !exclude.contains(p))
+        .collect();
+    if !list.is_empty() {
+        return list;
+    }
+    let me = b.side_to_move();
+    let centre = b.center();
+    let squares: Vec<Pos> = b
+        .squares()
+        .filter(|&p| b.is_empty(p) && !exclude.contains(&p))
+        .collect();
+    let mut scored: Vec<(i32, usize, Pos)> = Vec::new();
+    for p in squares {
+        if movegen::legal_for(&mut b, p, me) {
+            let dist = p.x().abs_diff(centre.x()).max(p.y().abs_diff(centre.y()));
+            let near = i32::from(b.near(p)) * 1000;
+            scored.push((movegen::order_score(&b, p, me) + near, dist, p));
+        }
+    }
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    scored.into_iter().take(40).map(|(_, _, p)| p).collect()
+}
+
+/// The `n` best root moves of the side to move (fewer if there are fewer candidates),
+/// best first, leaving out `exclude`. `limits.max_depth` bounds the depth from the root.
+/// `report` receives the best `n` lines after every completed depth.
+pub fn best_lines(
+    engine: &mut Engine,
+    board: &Board,
+    n: usize,
+    exclude: &[Pos],
+    limits: &Limits,
+    abort: &AtomicBool,
+    report: &mut dyn FnMut(&[Line], u64, Duration),
+) -> Vec<Line> {
+    let moves = candidates(board, exclude);
+    if moves.is_empty() || n == 0 {
+        return Vec::new();
+    }
+    let children: Vec<Board> = moves
+        .iter()
+        .map(|&m| {
+            let mut b = board.clone();
+            b.make(m);
+            b
+        })
+        .collect();
+    let to_lines = |evals: &[Eval]| -> Vec<Line> {
+        let deepest = evals.iter().map(|e| e.depth).max().unwrap_or(0);
+        let mut lines: Vec<(i32, Line)> = moves
+            .iter()
+            .zip(evals)
+            .map(|(&m, e)| {
+                let mut pv = vec![m];
+                pv.extend_from_slice(&e.pv);
+                let line = Line {
+                    mv: m,
+                    score: parent_score(e.score),
+                    depth: e.depth + 1,
+                    seldepth: e.seldepth + 1,
+                    pv,
+                };
+                (effective_depth(e, deepest), line)
+            })
+            .collect();
+        // Moves dropped from the race early were worse at that depth than those searched
+        // deeper, so results of the full depth (and exact ones) come first, then by score;
+        // ties keep the generator's order.
+        lines.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.score.cmp(&a.1.score)));
+        lines.truncate(n);
+        lines.into_iter().map(|(_, l)| l).collect()
+    };
+    let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) - 1;
+    let keep = (2 * n).max(n + 8);
+    let race = Race {
+        max_depth,
+        keep,
+        rank: &|e: &Eval| -(e.score as i64),
+    };
+    let (evals, _) = deepen(
+        engine,
+        &children,
+        &race,
+        limits,
+        abort,
+        &mut |round: &Round| {
+            if round.depth > 0 {
+                report(&to_lines(round.evals), round.nodes, round.elapsed);
+            }
+        },
+    );
+    to_lines(&evals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::types::{Rule, MATE};
+
+    fn board(moves: &[(usize, usize)]) -> Board {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for &(x, y) in moves {
+            b.make(Pos::new(x, y));
+        }
+        b
+    }
+
+    #[test]
+    fn parent_scores() {
+        assert_eq!(parent_score(35), -35);
+        assert_eq!(parent_score(mated_in(0)), mate_in(1));
+        assert_eq!(parent_score(mate_in(3)), mated_in(4));
+        assert_eq!(parent_score(MATE - 5), -(MATE - 6));
+    }
+
+    #[test]
+    fn winning_move_is_first_line() {
+        // Black has four in a row with both ends open; white played elsewhere.
+        let b = board(&[
+            (3, 7),
+            (3, 0),
+            (4, 7),
+            (4, 0),
+            (5, 7),
+            (5, 0),
+            (6, 7),
+            (9, 9),
+        ]);
+        let mut e = Engine::new(1 << 20);
+        let abort = AtomicBool::new(false);
+        let limits = Limits {
+            max_depth: Some(3),
+            ..Limits::default()
+        };
+        let lines = best_lines(&mut e, &b, 3, &[], &limits, &abort, &mut |_, _, _| {});
+        assert!(!lines.is_empty());
+        assert_eq!(lines[0].score, mate_in(1));
+        assert!(lines[0].mv == Pos::new(2, 7) || lines[0].mv == Pos::new(7, 7));
+        // Excluding both winning squares leaves other moves, never the excluded ones.
+        let ex = [Pos::new(2, 7), Pos::new(7, 7)];
+        let lines = best_lines(&mut e, &b, 3, &ex, &limits, &abort, &mut |_, _, _| {});
+        assert!(!lines.is_empty());
+        assert!(lines.iter().all(|l| !ex.contains(&l.mv)));
+    }
+
+    #[test]
+    fn lines_are_distinct_sorted_and_at_one_depth() {
+        let b = board(&[(7, 7), (8, 8), (8, 6)]);
+        let mut e = Engine::new(1 << 20);
+        let abort = AtomicBool::new(false);
+        let limits = Limits {
+            max_depth: Some(3),
+            ..Limits::default()
+        };
+        let mut rounds = 0;
+        let lines = best_lines(&mut e, &b, 4, &[], &limits, &abort, &mut |l, _, _| {
+            rounds += 1;
+            assert!(l.len() <= 4);
+        });
+        assert_eq!(lines.len(), 4);
+        assert_eq!(rounds, 2);
+        for w in lines.windows(2) {
+            assert!(w[0].score >= w[1].score);
+            assert_ne!(w[0].mv, w[1].mv);
+        }
+        assert!(lines
+            .iter()
+            .all(|l| l.depth == 3 && l.pv[0] == l.mv && b.is_empty(l.mv)));
+    }
+
+    #[test]
+    fn abort_returns_static_results() {
+        let b = board(&[(7, 7), (8, 8)]);
+        let mut e = Engine::new(1 << 20);
+        let abort = AtomicBool::new(true);
+        let lines = best_lines(
+            &mut e,
+            &b,
+            2,
+            &[],
+            &Limits::default(),
+            &abort,
+            &mut |_, _, _| {},
+        );
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|l| l.depth == 1));
+    }
+}

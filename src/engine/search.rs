@@ -1,0 +1,1234 @@
+//! The main search: iterative deepening with aspiration windows over a principal
+//! variation search (negamax with null-window re-searches), a shared transposition
+//! table, threat-aware move generation ([`crate::engine::movegen`]), killer and history move
+//! ordering, late-move reductions of every move after the first (ln depth x ln move
+//! number / 2, threats and defences included, at the root too, one ply more in expected
+//! cut nodes for moves that are not killers), singular extensions of a table move that
+//! alone holds its score, a fail-high reduction (one ply off every move but fours in a
+//! cut node whose static score is well above beta), internal iterative reduction (and
+//! a shallower search of a PV node whose table entry is from a much shallower search), a
+//! width limit at every node from ply 2 (a few moves where a four or an open three is on
+//! the board, more elsewhere), move-count pruning near the leaves, and reverse futility
+//! pruning and razoring where the opponent has nothing that wins by force next move
+//! (razoring also needs the opponent to have no four to make and the side to move no
+//! four-three or double three). A leaf where the side to move can make a four and
+//! stands below beta asks the threat solver for a narrow VCF (only fours that make
+//! something else, near the last one, which may end in a double three the opponent has
+//! no four against), so a threat sequence the search starts is seen through to its end.
+//! A four-three or a double three to make, against no four, is a win on sight at every
+//! node ([`quick_win`]; renju black's four-threes after playing two moves out,
+//! [`renju_four_three_win`]).
+//! Before the first iteration the main thread asks the threat solver
+//! ([`crate::engine::threat`]) for a VCF or VCT of its own (played at once as a mate) and for
+//! the opponent's VCF (the root keeps only the moves that refute it), within a fifth
+//! of the hard time limit or, without a clock, a node budget that follows the search's
+//! own limits.
+//!
+//! Scores are from the side to move; a five `n` plies from the root scores
+//! `MATE - n` (see [`crate::core::types`]). The search stops when the stop flag is raised,
+//! the hard time limit passes or the node limit is reached; it always has a move to
+//! answer with, because the root moves are ordered before the first iteration.
+
+use crate::core::board::Board;
+use crate::core::eval;
+use crate::core::pattern::Threat;
+use crate::core::types::{
+    is_mate, mate_in, mated_in, Color, Pos, Score, CELLS, INF, MATE, MATE_BOUND,
+};
+use crate::engine::movegen::{self, ScoredMove, Situation};
+use crate::engine::threat::ThreatSolver;
+pub use crate::engine::threat::{quick_win, quick_win_for, renju_four_three_win};
+use crate::engine::time::{self, Budget};
+use crate::engine::tt::{score_from_tt, score_to_tt, Bound, Tt};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+/// Deepest ply the search reaches (extensions included).
+pub const MAX_PLY: usize = 128;
+/// Deepest nominal depth iterative deepening starts.
+pub const MAX_DEPTH: i32 = 100;
+/// Threat solver table per search thread: 2^16 entries of 16 bytes (1 MiB).
+pub const THREAT_TABLE_BITS: u32 = 16;
+/// Root VCF: plies (the five included) and nodes.
+const ROOT_VCF_PLIES: usize = 61;
+const ROOT_VCF_NODES: u64 = 200_000;
+/// Root VCT: plies and at most this many nodes (less with a short clock).
+const ROOT_VCT_PLIES: usize = 21;
+const ROOT_VCT_NODES: u64 = 2_000_000;
+/// Nodes for each candidate when checking which moves refute the opponent's VCF.
+const ROOT_DEFENCE_NODES: u64 = 20_000;
+/// Leaf VCF: plies (the five included) and solver nodes. Only leaves where the side to
+/// move can make a four and stands below beta ask, so most leaves cost nothing.
+const LEAF_VCF_PLIES: usize = 31;
+const LEAF_VCF_NODES: u64 = 1_000;
+
+/// Search settings that can be switched for experiments (in-process matches compare
+/// two settings in the same binary). The defaults are what the engine plays with.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Params {
+    /// Late-move reductions, as PentaZen does them: from depth 3, every move after the
+    /// first (threats and defences included, the table move excepted) is searched
+    /// [`lmr_reduction`] plies shallower first, one ply less in PV nodes, and again at
+    /// full depth if it beats alpha. Root moves after the first are reduced the same way
+    /// (as PV nodes: one ply less). It replaced a reduction of quiet moves only (one ply
+    /// from the fourth move, more for late moves without a history score); see the
+    /// README's *Strength* for the matches.
+    pub lmr: bool,
+    /// Move-count pruning: in non-PV quiet nodes at depth 1 and 2, search at most this
+    /// many moves, times the depth (0 = off). Measured: see the commit that set 4.
+    pub move_count: usize,
+    /// Deepest depth where move-count pruning applies (the limit stays `move_count` times
+    /// the depth). 4 against 2: selfplay 100 ms/move, freestyle, 200 games, +102 -92 =6
+    /// (Elo +17 +- 48); nothing more on top of `rfp_depth` 6 (below), so it stays at 2.
+    pub move_count_depth: i32,
+    /// At the root, before deepening: play a VCF or VCT of our own at once, and against
+    /// the opponent's VCF search only the moves that refute it. On: selfplay at 200 ms a
+    /// move, 200 games, +106 -90 =4 (Elo +28 +- 48); earlier 100 ms and 300 ms runs were
+    /// even (-3 +- 69, +6 +- 88). It costs at most a fifth of the hard time limit, and
+    /// without a clock a node budget that follows the search's node or depth limit.
+    pub root_threats: bool,
+    /// At the leaves: a narrow VCF search ([`ThreatSolver::has_narrow_vcf`], up to
+    /// `LEAF_VCF_PLIES` plies and `LEAF_VCF_NODES` solver nodes) for the side to move
+    /// when it can make a four and its static score is below beta. Together with `width`
+    /// it is what lets the search see a long threat sequence through to its end (see the
+    /// README's *Strength*). The full VCF search there took half of all nodes; earlier,
+    /// smaller versions (100 nodes, 15 plies, only with two fours or a four-three to
+    /// make) lost in selfplay at 100 ms/move: Elo -53 +- 69 and -21 +- 69.
+    pub leaf_vcf: bool,
+    /// Leaves where the opponent would win on sight if it were to move (an open four to
+    /// make, or a four-three or double three against no four: [`quick_win_for`]) are
+    /// searched one ply more instead of being scored as they stand: the static score
+    /// cannot tell whether one move stops the threat. Up to two plies past the nominal
+    /// depth.
+    pub leaf_threat_ext: bool,
+    /// Root VCT nodes per millisecond of the hard time limit (the solver does about
+    /// 1000 nodes per millisecond, so 100 is a tenth of the time).
+    pub vct_share: u64,
+    /// Reverse futility pruning: in non-PV nodes of depth 1 to `rfp_depth` where the opponent has
+    /// no four-three, double three or better to make, return the static score if it
+    /// beats beta by this much per depth (0 = off). 60: selfplay 100 ms/move, 300 games,
+    /// +166 -124 =10 (Elo +49 +- 39) against off; 100 against 60: -24 +- 68.
+    pub rfp_margin: i32,
+    /// Deepest depth where reverse futility pruning applies. 6 against 3: selfplay
+    /// 100 ms/move, 200 games per rule, freestyle +110 -87 =3, exact five +107 -92 =1,
+    /// renju +116 -83 =1 (together Elo +41, 95% +14 to +70).
+    pub rfp_depth: i32,
+    /// Singular extension: from this depth on (0 = off), a table move whose entry is a
+    /// lower bound (or exact) from at most three plies shallower is searched one ply
+    /// deeper when the node without it, searched at half the depth with a null window,
+    /// stays below the entry's score minus `se_margin` x depth; if instead that search
+    /// reaches beta as well, the node returns at once (multi-cut). Searches without the
+    /// move neither read nor write the table. Extensions stop at twice the iteration's
+    /// depth in plies. 6 and 2, against off (with the root reductions in
+    /// [`Params::lmr`]; PentaZen 0.4.17 at 0.5 s/move, see the README's *Strength*).
+    pub se_depth: i32,
+    /// Margin per ply of depth for the singular extension.
+    pub se_margin: i32,
+    /// Fail-high reduction: in a cut node whose static score (where forward pruning may
+    /// use it) beats beta by this much per ply of depth, plus 90 if the opponent can
+    /// make a four, every move that is not a four is searched one ply shallower (0 = off).
+    /// 15 together with `cut_reduction` 1, against both off (PentaZen 0.4.17 at 0.5
+    /// s/move, the same 50 openings each): freestyle 60-37-3 against 58-34-8, exact five
+    /// 58-36-6 against 52-42-6 (+5.5 points over the 100 openings; README, *Strength*).
+    pub fh_margin: i32,
+    /// Extra late-move reduction in cut nodes for moves that are not killers (quiet
+    /// killers that make no open three keep the plain reduction), in plies (0 = off).
+    pub cut_reduction: i32,
+    /// Stale table move in PV nodes: a PV node whose table entry (with a move) comes
+    /// from a shallower search is searched shallower by this many hundredths of a ply
+    /// per ply of the difference, rounded, at most three plies and never below depth 1
+    /// (0 = off). 28 against off (Rapfi 0.43's classical engine at 0.5 s/move, 100
+    /// games per rule on the openings the build before played, games Rapfi forfeited
+    /// at `START` left out): freestyle 39-58-2 against 36-62-2, exact five 59-41-0
+    /// against 45-52-2, renju 57-43-0 against 48-52-0 (README, *Strength*); 50 did
+    /// worse than 28 in freestyle.
+    pub pv_stale: i32,
+    /// Null-move pruning: in non-PV nodes from this depth on, with the same guard and a
+    /// static score at beta or above, let the opponent move twice at a reduced depth
+    /// (0 = off). Off: from depth 4, +21 +- 69 alone and -7 +- 68 on top of the reverse
+    /// futility pruning (selfplay 100 ms/move, 100 games each).
+    pub nmp_depth: i32,
+    /// Internal iterative reduction: a node from this depth on with no table move is
+    /// searched one ply shallower (0 = off). 4: selfplay 100 ms/move with reverse
+    /// futility pruning on both sides, 300 games, +169 -126 =5 (Elo +50 +- 39).
+    pub iir_depth: i32,
+    /// Razoring: in non-PV nodes of depth 1 to `razor_depth` where neither side has a
+    /// double three, four-three or better to make and the opponent has no four to make,
+    /// return the static score if it is this much per depth below alpha (0 = off).
+    /// 45: selfplay 100 ms/move, 200 games per rule, +8 +- 34 against off (freestyle and
+    /// exact five); without the opponent's-four guard +28 +- 28 against off (three rules)
+    /// and +22 +- 34 against the guarded version, but 9-29-2 and 14-26-0 against PentaZen
+    /// where the guarded one scored 14-26-0 and 20-19-1 (freestyle, 0.5 s/move), and 62
+    /// instead of 66 of the 70 shared puzzles at 200 000 nodes: the guard stays.
+    pub razor_margin: i32,
+    /// Deepest depth where razoring applies. 6 against 4 (unguarded): selfplay 100
+    /// ms/move, freestyle, 200 games, -21 +- 48.
+    pub razor_depth: i32,
+    /// Futility pruning: in non-PV nodes of depth 1 to `futility_depth` with the same
+    /// guard as reverse futility pruning, skip quiet moves after the first when the static
+    /// score is this much per depth below alpha (0 = off). 45 to depth 6: selfplay 100
+    /// ms/move, freestyle, 200 games, +96 -99 =5 (Elo -5 +- 48), so it stays off.
+    pub futility_margin: i32,
+    /// Deepest depth where futility pruning applies.
+    pub futility_depth: i32,
+    /// Width limit at every node from ply 2 (PV nodes too, every kind of move), as
+    /// PentaZen does: after min(round(5 sqrt(depth) - 2), 8) moves where either side has
+    /// a four or an open three on the board, else after min(round(15 sqrt(depth) - 12),
+    /// 32) moves (3, 9, 14, 18, 22 at depth 1-5), the node stops. Alone, in non-PV nodes
+    /// only, it was no better (README); with `leaf_vcf` it is (README, *Strength*).
+    pub width: bool,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            lmr: true,
+            move_count: 4,
+            move_count_depth: 2,
+            root_threats: true,
+            leaf_vcf: true,
+            leaf_threat_ext: true,
+            vct_share: 100,
+            rfp_margin: 60,
+            rfp_depth: 6,
+            nmp_depth: 0,
+            se_depth: 6,
+            se_margin: 2,
+            fh_margin: 15,
+            cut_reduction: 1,
+            pv_stale: 28,
+            iir_depth: 4,
+            razor_margin: 45,
+            razor_depth: 4,
+            futility_margin: 0,
+            futility_depth: 6,
+            width: true,
+        }
+    }
+}
+
+impl Params {
+    /// Applies `name=value` settings separated by commas (`lmr=0,mc=8`).
+    pub fn apply(&mut self, spec: &str) -> Result<(), String> {
+        for kv in spec.split(',').filter(|s| !s.is_empty()) {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| format!("'{kv}' is not name=value"))?;
+            let n: i64 = v.parse().map_err(|_| format!("'{v}' is not a number"))?;
+            match k {
+                "lmr" => self.lmr = n != 0,
+                "mc" => self.move_count = n.max(0) as usize,
+                "mcd" => self.move_count_depth = n.max(0) as i32,
+                "threats" => self.root_threats = n != 0,
+                "leafvcf" => self.leaf_vcf = n != 0,
+                "lext" => self.leaf_threat_ext = n != 0,
+                "vct" => self.vct_share = n.max(0) as u64,
+                "rfp" => self.rfp_margin = n.max(0) as i32,
+                "rfpd" => self.rfp_depth = n.max(0) as i32,
+                "nmp" => self.nmp_depth = n.max(0) as i32,
+                "se" => self.se_depth = n.max(0) as i32,
+                "sem" => self.se_margin = n.max(0) as i32,
+                "fhr" => self.fh_margin = n.max(0) as i32,
+                "cnr" => self.cut_reduction = n.max(0) as i32,
+                "pvst" => self.pv_stale = n.max(0) as i32,
+                "iir" => self.iir_depth = n.max(0) as i32,
+                "razor" => self.razor_margin = n.max(0) as i32,
+                "razd" => self.razor_depth = n.max(0) as i32,
+                "fut" => self.futility_margin = n.max(0) as i32,
+                "futd" => self.futility_depth = n.max(0) as i32,
+                "width" => self.width = n != 0,
+                _ => return Err(format!("unknown search parameter '{k}'")),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Late-move reduction of the `n`-th move (1-based) at `depth`: ln(depth) * ln(n) / 2,
+/// rounded (before the PV node's one ply less and the clamp to depth - 2).
+pub fn lmr_reduction(depth: i32, n: usize) -> i32 {
+    const DEPTHS: usize = 64;
+    const MOVES: usize = 128;
+    fn formula(depth: i32, n: usize) -> i32 {
+        ((depth.max(1) as f64).ln() * (n.max(1) as f64).ln() / 2.0).round() as i32
+    }
+    static TABLE: OnceLock<Vec<[u8; MOVES]>> = OnceLock::new();
+    let (d, n) = (depth.max(0) as usize, n);
+    if d >= DEPTHS || n >= MOVES {
+        return formula(depth, n);
+    }
+    let t = TABLE.get_or_init(|| {
+        (0..DEPTHS)
+            .map(|d| std::array::from_fn(|n| formula(d as i32, n) as u8))
+            .collect()
+    });
+    i32::from(t[d][n])
+}
+
+/// The kind of node `pvs` searches: on the principal variation (full window), or a
+/// null-window node expected to fail high (cut) or low (all). The root's later moves and
+/// every reduced search are cut nodes; a cut node's first child is an all node and
+/// the other way round, as in the minimal tree.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Node {
+    Pv,
+    Cut,
+    All,
+}
+
+impl Node {
+    /// The first move's child.
+    fn first_child(self) -> Node {
+        match self {
+            Node::Pv => Node::Pv,
+            Node::Cut => Node::All,
+            Node::All => Node::Cut,
+        }
+    }
+
+    /// A later move's child searched with a null window at full depth.
+    fn zero_window_child(self) -> Node {
+        match self {
+            Node::Cut => Node::All,
+            _ => Node::Cut,
+        }
+    }
+
+    /// The same node searched with a null window (singular-extension test).
+    fn without_pv(self) -> Node {
+        match self {
+            Node::Cut => Node::Cut,
+            _ => Node::All,
+        }
+    }
+}
+
+/// What limits one search.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// Stop after completing this depth.
+    pub max_depth: Option<i32>,
+    /// Stop after about this many nodes.
+    pub max_nodes: Option<u64>,
+    /// Soft target and hard limit for the time.
+    pub budget: Option<Budget>,
+    /// Skip the root threat search even where the parameters ask for it: for searches
+    /// run many times over one position's children (multi-line analysis), where the
+    /// solver's node budget would be spent once per child and per depth.
+    pub skip_threats: bool,
+}
+
+/// Progress after each completed depth (and the final answer).
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: i32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Pos>,
+}
+
+impl Info {
+    /// Nodes per second.
+    pub fn nps(&self) -> u64 {
+        let ms = self.elapsed.as_millis().max(1) as u64;
+        self.nodes * 1000 / ms
+    }
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub best: Pos,
+    pub score: Score,
+    pub depth: i32,
+    pub seldepth: i32,
+    pub pv: Vec<Pos>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// One search thread's state. Several can share a table and a stop flag.
+pub struct Searcher {
+    tt: Arc<Tt>,
+    stop: Arc<AtomicBool>,
+    nodes: u64,
+    start: Instant,
+    hard: Option<Duration>,
+    max_nodes: u64,
+    /// Set when any stop condition fired; every node returns at once after that.
+    stopped: bool,
+    /// Checks of time and node limits are skipped until the first depth completes.
+    can_stop: bool,
+    killers: Vec<[Pos; 2]>,
+    /// Whether the move into each ply was a null move.
+    null_at: Vec<bool>,
+    /// The move left out at each ply by a singular-extension search, or NONE.
+    excluded: Vec<Pos>,
+    /// Depth of the current iteration (extensions stop at twice this many plies).
+    root_depth: i32,
+    history: Vec<[i32; 2]>,
+    buffers: Vec<Vec<ScoredMove>>,
+    pv: Vec<Vec<Pos>>,
+    seldepth: i32,
+    /// 0 for the main thread; helpers skip some depths so the threads spread out.
+    thread_id: usize,
+    /// Node counter shared by all threads of a search, and how much of `nodes` this
+    /// thread has added to it.
+    shared_nodes: Option<Arc<AtomicU64>>,
+    flushed_nodes: u64,
+    /// Node count at which `pvs` next checks the clock and the limits.
+    next_check: u64,
+    pub params: Params,
+    /// This thread's threat-space solver (its own table).
+    threat: ThreatSolver,
+}
+
+impl Searcher {
+    pub fn new(tt: Arc<Tt>, stop: Arc<AtomicBool>) -> Searcher {
+        Searcher {
+            tt,
+            stop,
+            nodes: 0,
+            start: Instant::now(),
+            hard: None,
+            max_nodes: u64::MAX,
+            stopped: false,
+            can_stop: false,
+            killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
+            null_at: vec![false; MAX_PLY + 2],
+            excluded: vec![Pos::NONE; MAX_PLY + 2],
+            root_depth: 0,
+            history: vec![[0; 2]; CELLS],
+            buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            seldepth: 0,
+            thread_id: 0,
+            shared_nodes: None,
+            flushed_nodes: 0,
+            next_check: 0,
+            params: Params::default(),
+            threat: ThreatSolver::with_table_bits(THREAT_TABLE_BITS),
+        }
+    }
+
+    /// Makes this searcher a helper thread of a parallel search (id > 0), or the main
+    /// thread (id 0), counting its nodes into `shared` as well.
+    pub fn set_thread(&mut self, id: usize, shared: Option<Arc<AtomicU64>>) {
+        self.thread_id = id;
+        self.shared_nodes = shared;
+    }
+
+    /// Nodes searched by all threads of the current search (this one alone if single).
+    fn total_nodes(&self) -> u64 {
+        match &self.shared_nodes {
+            Some(n) => n.load(Ordering::Relaxed) + (self.nodes - self.flushed_nodes),
+            None => self.nodes,
+        }
+    }
+
+    /// The shared table.
+    pub fn tt(&self) -> &Arc<Tt> {
+        &self.tt
+    }
+
+    /// Forgets move-ordering statistics (killers and history).
+    pub fn clear_history(&mut self) {
+        for k in &mut self.killers {
+            *k = [Pos::NONE; 2];
+        }
+        for h in &mut self.history {
+            *h = [0; 2];
+        }
+    }
+
+    /// Searches `board` for the side to move; `report` receives progress after each depth.
+    pub fn search(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let mut b = board.clone();
+        self.start = Instant::now();
+        self.nodes = 0;
+        self.flushed_nodes = 0;
+        self.next_check = 256;
+        self.stopped = false;
+        self.can_stop = false;
+        self.hard = limits.budget.map(|bu| bu.hard);
+        self.max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
+        self.seldepth = 0;
+        for k in &mut self.killers {
+            *k = [Pos::NONE; 2];
+        }
+        for h in &mut self.history {
+            h[0] /= 8;
+            h[1] /= 8;
+        }
+        if self.thread_id == 0 {
+            self.tt.new_search();
+        }
+
+        let mut root: Vec<ScoredMove> = Vec::new();
+        let situation = movegen::generate(&mut b, &mut root);
+        let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut result = SearchResult {
+            best: root.first().map_or(Pos::NONE, |m| m.pos),
+            score: eval::evaluate(&b),
+            depth: 0,
+            seldepth: 0,
+            pv: root.first().map(|m| vec![m.pos]).unwrap_or_default(),
+            nodes: 0,
+            elapsed: Duration::ZERO,
+        };
+        if root.is_empty() {
+            // Only renju fouls are left, or the board is full: nothing legal to play.
+            // Fall back to any empty square so the caller always has an answer.
+            result.best = b.squares().find(|&p| b.is_empty(p)).unwrap_or(Pos::NONE);
+            result.pv = vec![result.best];
+            return result;
+        }
+        if situation == Situation::Win {
+            result.score = mate_in(1);
+            result.depth = 1;
+            report(&self.info(&result));
+            return result;
+        }
+        if self.params.root_threats && self.thread_id == 0 && !limits.skip_threats {
+            let found = self.root_threats(&mut b, &mut root, limits);
+            // The solvers must leave the board as they found it, stopped or not.
+            debug_assert_eq!(
+                (b.hash(), b.move_count()),
+                (board.hash(), board.move_count())
+            );
+            if let Some(line) = found {
+                result.best = line[0];
+                result.score = mate_in(line.len() as i32);
+                // A threat-space win is proven to its end: report its length as the depth.
+                result.depth = line.len() as i32;
+                result.pv = line.into_iter().take_while(|p| !p.is_none()).collect();
+                result.nodes = self.total_nodes();
+                result.elapsed = self.start.elapsed();
+                report(&self.info(&result));
+                return result;
+            }
+        }
+        // A single legal reply needs no thought when the clock is running.
+        if root.len() == 1 && limits.budget.is_some() && limits.max_depth.is_none() {
+            result.depth = 1;
+            report(&self.info(&result));
+            return result;
+        }
+
+        let mut prev_score = 0;
+        let mut stable = 0u32;
+        let mut last_best = Pos::NONE;
+        for depth in 1..=max_depth {
+            // Helper threads skip every other depth (odd helpers the even ones), so that
+            // they search ahead of the main thread and fill the table for it.
+            if self.thread_id > 0
+                && depth > 2
+                && depth < max_depth
+                && (depth as usize + self.thread_id).is_multiple_of(2)
+            {
+                continue;
+            }
+            self.root_depth = depth;
+            let mut delta = 30;
+            let (mut alpha, mut beta) = if depth >= 4 && !is_mate(prev_score) {
+                (prev_score - delta, prev_score + delta)
+            } else {
+                (-INF, INF)
+            };
+            let mut iteration: Option<(Score, Vec<Pos>)> = None;
+            loop {
+                let (score, best_pv) = self.root_search(&mut b, &mut root, depth, alpha, beta);
+                if self.stopped {
+                    // A partial iteration still counts if its first move, searched with
+                    // a full window, became a new best.
+                    if let Some(pv) = best_pv {
+                        if score > alpha && score < beta {
+                            iteration = Some((score, pv));
+                        }
+                    }
+                    break;
+                }
+                if score <= alpha {
+                    beta = (alpha + beta) / 2;
+                    alpha = (score - delta).max(-INF);
+                    delta += delta;
+                } else if score >= beta {
+                    beta = (score + delta).min(INF);
+                    delta += delta;
+                } else {
+                    iteration = Some((score, best_pv.unwrap_or_default()));
+                    break;
+                }
+                if delta > 2000 {
+                    alpha = -INF;
+                    beta = INF;
+                }
+            }
+            let completed = !self.stopped;
+            if let Some((score, pv)) = iteration {
+                if !pv.is_empty() {
+                    let drop = prev_score - score;
+                    result.best = pv[0];
+                    result.score = score;
+                    result.pv = pv;
+                    // A partial iteration's move is reported with the last full depth.
+                    result.depth = if completed { depth } else { depth - 1 };
+                    result.seldepth = self.seldepth;
+                    if result.best == last_best {
+                        stable += 1;
+                    } else {
+                        stable = 0;
+                    }
+                    last_best = result.best;
+                    prev_score = score;
+                    result.nodes = self.total_nodes();
+                    result.elapsed = self.start.elapsed();
+                    if completed {
+                        report(&self.info(&result));
+                    }
+                    if let Some(bu) = limits.budget {
+                        if completed && self.start.elapsed() >= time::scale_soft(&bu, stable, drop)
+                        {
+                            break;
+                        }
+                    }
+                }
+            }
+            self.can_stop = true;
+            if !completed {
+                break;
+            }
+            // A proven result cannot change with more depth.
+            if is_mate(result.score) && MATE - result.score.abs() <= depth {
+                break;
+            }
+        }
+        self.flush_nodes();
+        result.nodes = self.total_nodes();
+        result.elapsed = self.start.elapsed();
+        result
+    }
+
+    fn flush_nodes(&mut self) {
+        if let Some(n) = &self.shared_nodes {
+            n.fetch_add(self.nodes - self.flushed_nodes, Ordering::Relaxed);
+            self.flushed_nodes = self.nodes;
+        }
+    }
+
+    /// Threat-space search at the root. Returns a winning line of the side to move (VCF,
+    /// then VCT within a share of the time), or restricts `root` to the moves that refute
+    /// the opponent's VCF and returns `None`.
+    fn root_threats(
+        &mut self,
+        b: &mut Board,
+        root: &mut Vec<ScoredMove>,
+        limits: &Limits,
+    ) -> Option<Vec<Pos>> {
+        // The engine's stop flag (END, STOP, YXSTOP) always reaches the solver. With a
+        // clock, the solver gets a fifth of the hard limit in all, enforced by a timer
+        // thread that raises its own flag and passes on the engine's.
+        let Some(hard) = limits.budget.map(|bu| bu.hard) else {
+            self.threat.set_stop(Some(self.stop.clone()));
+            let out = self.root_threat_searches(b, root, limits);
+            self.threat.set_stop(None);
+            return out;
+        };
+        let flag = Arc::new(AtomicBool::new(false));
+        self.threat.set_stop(Some(flag.clone()));
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+        let engine_stop = self.stop.clone();
+        let deadline = Instant::now() + hard / 5;
+        let out = std::thread::scope(|s| {
+            s.spawn(move || loop {
+                let now = Instant::now();
+                if now >= deadline || engine_stop.load(Ordering::Relaxed) {
+                    flag.store(true, Ordering::Relaxed);
+                    return;
+                }
+                let wait = (deadline - now).min(Duration::from_millis(5));
+                if done_rx.recv_timeout(wait) != Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                    return;
+                }
+            });
+            let r = self.root_threat_searches(b, root, limits);
+            drop(done_tx);
+            r
+        });
+        self.threat.set_stop(None);
+        out
+    }
+
+    fn root_threat_searches(
+        &mut self,
+        b: &mut Board,
+        root: &mut Vec<ScoredMove>,
+        limits: &Limits,
+    ) -> Option<Vec<Pos>> {
+        let legal = |line: &Vec<Pos>, root: &[ScoredMove]| {
+            line.first()
+                .is_some_and(|p| root.iter().any(|m| m.pos == *p))
+        };
+        // Node limits. With a clock, time is what bounds the solver (see root_threats);
+        // without one, the nodes follow the search's own node limit or its depth, so a
+        // shallow or node-limited search is not swamped by its threat search.
+        let (vcf_nodes, vct_nodes, defence_nodes) = match (limits.budget, limits.max_nodes) {
+            (Some(bu), _) => (
+                ROOT_VCF_NODES,
+                (bu.hard.as_millis() as u64 * self.params.vct_share).clamp(2_000, ROOT_VCT_NODES),
+                ROOT_DEFENCE_NODES,
+            ),
+            (None, Some(n)) => (
+                (n / 4).clamp(100, ROOT_VCF_NODES),
+                (n / 4).clamp(100, ROOT_VCT_NODES),
+                (n / 40).clamp(20, ROOT_DEFENCE_NODES),
+            ),
+            (None, None) => {
+                let d = limits.max_depth.unwrap_or(MAX_DEPTH).max(1) as u64;
+                (
+                    (d * 20_000).min(ROOT_VCF_NODES),
+                    (d * 5_000).min(ROOT_VCT_NODES),
+                    (d * 2_000).min(ROOT_DEFENCE_NODES),
+                )
+            }
+        };
+        let vcf = self.threat.vcf(b, ROOT_VCF_PLIES, vcf_nodes);
+        self.nodes += self.threat.stats().nodes;
+        if let Some(line) = vcf.filter(|l| legal(l, root)) {
+            return Some(line);
+        }
+        let vct = self.threat.vct(b, ROOT_VCT_PLIES, vct_nodes, None);
+        self.nodes += self.threat.stats().nodes;
+        if let Some(line) = vct.filter(|l| legal(l, root)) {
+            return Some(line);
+        }
+        let defences = self.threat.vcf_defences(b, ROOT_VCF_PLIES, defence_nodes);
+        self.nodes += self.threat.stats().nodes;
+        if let Some(defences) = defences {
+            let kept: Vec<ScoredMove> = root
+                .iter()
+                .copied()
+                .filter(|m| defences.contains(&m.pos))
+                .collect();
+            if !kept.is_empty() {
+                *root = kept;
+            }
+        }
+        None
+    }
+
+    fn info(&self, r: &SearchResult) -> Info {
+        Info {
+            depth: r.depth,
+            seldepth: r.seldepth,
+            score: r.score,
+            nodes: self.total_nodes(),
+            elapsed: self.start.elapsed(),
+            pv: r.pv.clone(),
+        }
+    }
+
+    /// Searches every root move; returns the best score and its PV (if any move was
+    /// searched completely with a score above alpha). Root moves are re-sorted so the
+    /// best comes first.
+    fn root_search(
+        &mut self,
+        b: &mut Board,
+        root: &mut [ScoredMove],
+        depth: i32,
+        mut alpha: Score,
+        beta: Score,
+    ) -> (Score, Option<Vec<Pos>>) {
+        let mut best = -INF;
+        let mut best_pv: Option<Vec<Pos>> = None;
+        let mut best_idx = 0;
+        let moves: Vec<Pos> = root.iter().map(|m| m.pos).collect();
+        for (i, &m) in moves.iter().enumerate() {
+            b.make(m);
+            let mut score;
+            if i == 0 {
+                score = -self.pvs(b, -beta, -alpha, depth - 1, 1, Node::Pv);
+            } else {
+                // Late root moves are reduced as in `pvs` (one ply less, as a PV node).
+                let r = if self.params.lmr && depth >= 3 {
+                    (lmr_reduction(depth, i + 1) - 1).clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                score = -self.pvs(b, -alpha - 1, -alpha, depth - 1 - r, 1, Node::Cut);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.pvs(b, -alpha - 1, -alpha, depth - 1, 1, Node::Cut);
+                }
+                if score > alpha && score < beta && !self.stopped {
+                    score = -self.pvs(b, -beta, -alpha, depth - 1, 1, Node::Pv);
+                }
+            }
+            b.unmake();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                best_idx = i;
+                if score > alpha {
+                    let mut pv = vec![m];
+                    pv.extend_from_slice(&self.pv[1]);
+                    best_pv = Some(pv);
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        // Best move first, the rest keep their order.
+        if best_idx > 0 {
+            root[..=best_idx].rotate_right(1);
+        }
+        (best, best_pv)
+    }
+
+    #[inline]
+    fn check_stop(&mut self) {
+        self.flush_nodes();
+        if self.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if !self.can_stop {
+            return;
+        }
+        if self.nodes >= self.max_nodes {
+            self.stopped = true;
+        }
+        if let Some(h) = self.hard {
+            if self.start.elapsed() >= h {
+                self.stopped = true;
+            }
+        }
+    }
+
+    /// How many moves a node searches at most (see [`Params::width`]).
+    fn width_limit(&self, b: &Board, depth: i32, ply: usize) -> usize {
+        if !self.params.width || ply < 2 {
+            return usize::MAX;
+        }
+        let tactical = [Color::Black, Color::White]
+            .into_iter()
+            .any(|c| b.count(c, Threat::Five) > 0 || b.count(c, Threat::OpenFour) > 0);
+        let d = f64::from(depth.max(1)).sqrt();
+        let n = if tactical {
+            (5.0 * d - 2.0).round().min(8.0)
+        } else {
+            (15.0 * d - 12.0).round().min(32.0)
+        };
+        n.max(1.0) as usize
+    }
+
+    fn pvs(
+        &mut self,
+        b: &mut Board,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: i32,
+        ply: usize,
+        node: Node,
+    ) -> Score {
+        let pv_node = node == Node::Pv;
+        let cut_node = node == Node::Cut;
+        self.pv[ply].clear();
+        self.nodes += 1;
+        // Every 256 nodes (the threat solver's at the leaves included, which come in
+        // batches): often enough to stop within a few milliseconds even in a debug
+        // build, which checks the whole board after every move.
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 256;
+            self.check_stop();
+        }
+        if self.stopped {
+            return 0;
+        }
+        if ply as i32 > self.seldepth {
+            self.seldepth = ply as i32;
+        }
+        let me = b.side_to_move();
+        let opp = me.opp();
+        let ply_i = ply as i32;
+        if b.count(me, Threat::Five) > 0 {
+            if pv_node {
+                self.pv[ply].extend(movegen::find_square(b, me, Threat::Five));
+            }
+            return mate_in(ply_i + 1);
+        }
+        if b.is_full() {
+            return 0;
+        }
+        let opp_fives = b.count(opp, Threat::Five);
+        if let Some((plies, class)) = quick_win(b) {
+            if pv_node {
+                self.pv[ply].extend(movegen::find_square(b, me, class));
+            }
+            return mate_in(ply_i + plies);
+        }
+        if let Some(p) = renju_four_three_win(b) {
+            if pv_node {
+                self.pv[ply].push(p);
+            }
+            return mate_in(ply_i + 5);
+        }
+        if opp_fives >= 2 {
+            return mated_in(ply_i + 2);
+        }
+        if ply >= MAX_PLY - 1 {
+            return eval::evaluate(b);
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(mated_in(ply_i));
+        beta = beta.min(mate_in(ply_i + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        let threatened_leaf = depth <= 0
+            && depth > -2
+            && self.params.leaf_threat_ext
+            && quick_win_for(b, opp).is_some();
+        if depth <= 0 && opp_fives == 0 && !threatened_leaf {
+            let se = eval::evaluate(b);
+            // A VCF can only start with a four, and is only worth looking for where the
+            // static score does not already reach beta.
+            if self.params.leaf_vcf && se < beta && b.count_at_least(me, Threat::Four) > 0 {
+                let found = self
+                    .threat
+                    .has_narrow_vcf(b, LEAF_VCF_PLIES, LEAF_VCF_NODES);
+                self.nodes += self.threat.stats().nodes;
+                if found {
+                    // The exact length is not known here; a VCF within the ply limit.
+                    return mate_in(ply_i + LEAF_VCF_PLIES as i32);
+                }
+            }
+            return se;
+        }
+
+        let key = b.hash();
+        let mut tt_move = Pos::NONE;
+        let excluded = self.excluded[ply];
+        // A search without one move is not the position's result: no table use.
+        let tt_entry = if excluded.is_none() {
+            self.tt.probe(key)
+        } else {
+            None
+        };
+        if let Some(e) = tt_entry {
+            tt_move = e.mv;
+            let s = score_from_tt(e.score, ply_i);
+            if !pv_node && e.depth >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let mut depth = depth;
+        if let Some(e) = tt_entry {
+            if pv_node && self.params.pv_stale > 0 && depth > 1 && !e.mv.is_none() {
+                let r = (((depth - e.depth).max(0) * self.params.pv_stale + 50) / 100).min(3);
+                depth = (depth - r).max(1);
+            }
+        }
+        if self.params.iir_depth > 0
+            && depth >= self.params.iir_depth
+            && tt_move.is_none()
+            && excluded.is_none()
+        {
+            depth -= 1;
+        }
+        // Forward pruning when the opponent cannot make a four-three, a double three or
+        // better next move (if it could, standing still is no measure of the position).
+        // The static score where forward pruning may use it, else None.
+        let mut static_score = None;
+        if !pv_node
+            && opp_fives == 0
+            && beta.abs() < MATE_BOUND
+            && (self.params.rfp_margin > 0
+                || self.params.nmp_depth > 0
+                || self.params.razor_margin > 0
+                || self.params.futility_margin > 0)
+            && b.count(opp, Threat::DoubleThree) == 0
+            && b.count_at_least(opp, Threat::FourThree) == 0
+        {
+            let se = eval::evaluate(b);
+            static_score = Some(se);
+            if self.params.razor_margin > 0
+                && depth <= self.params.razor_depth
+                && se + self.params.razor_margin * depth <= alpha
+                && b.count(me, Threat::DoubleThree) == 0
+                && b.count_at_least(me, Threat::FourThree) == 0
+                && b.count_at_least(opp, Threat::Four) == 0
+            {
+                return se;
+            }
+            if self.params.rfp_margin > 0
+                && depth <= self.params.rfp_depth
+                && se - self.params.rfp_margin * depth >= beta
+            {
+                return se;
+            }
+            if self.params.nmp_depth > 0
+                && depth >= self.params.nmp_depth
+                && se >= beta
+                && !self.null_at[ply - 1]
+            {
+                let r = 2 + depth / 6;
+                b.set_side_to_move(opp);
+                self.null_at[ply] = true;
+                let score = -self.pvs(
+                    b,
+                    -beta,
+                    -beta + 1,
+                    depth - 1 - r,
+                    ply + 1,
+                    node.zero_window_child(),
+                );
+                self.null_at[ply] = false;
+                b.set_side_to_move(me);
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.buffers[ply]);
+        let situation = movegen::generate_unsorted(b, &mut moves);
+        if moves.is_empty() {
+            self.buffers[ply] = moves;
+            return match situation {
+                Situation::BlockFour => mated_in(ply_i + 2),
+                Situation::DefendThree => mated_in(ply_i + 4),
+                _ => 0,
+            };
+        }
+        // Table move first, then killers.
+        let killers = self.killers[ply];
+        if situation == Situation::Quiet || situation == Situation::DefendThree {
+            for m in moves.iter_mut() {
+                if m.pos == tt_move {
+                    m.score = 1 << 30;
+                    continue;
+                } else if m.pos == killers[0] {
+                    m.score += 3000;
+                } else if m.pos == killers[1] {
+                    m.score += 2000;
+                }
+                m.score += self.history[m.pos.idx()][me.index()] / 16;
+            }
+        } else if let Some(m) = moves.iter_mut().find(|m| m.pos == tt_move) {
+            m.score = 1 << 30;
+        }
+
+        // Fail-high reduction (see [`Params::fh_margin`]).
+        let likely_fail_high = cut_node
+            && self.params.fh_margin > 0
+            && static_score.is_some_and(|se| {
+                let four = i32::from(b.count_at_least(opp, Threat::Four) > 0);
+                se >= beta + self.params.fh_margin * depth + 90 * four
+            });
+        let width = self.width_limit(b, depth, ply);
+        // A forced reply does not use up depth.
+        let ext = i32::from(situation == Situation::BlockFour);
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = Pos::NONE;
+        for i in 0..moves.len() {
+            movegen::pick_best(&mut moves, i);
+            let m = moves[i];
+            if m.pos == excluded {
+                continue;
+            }
+            let my_threat = b.threat(m.pos, me);
+            let their_threat = b.threat(m.pos, opp);
+            let quiet = situation == Situation::Quiet
+                && m.pos != tt_move
+                && my_threat < Threat::OpenThree
+                && their_threat < Threat::OpenThree;
+            if quiet
+                && best > -MATE_BOUND
+                && depth <= self.params.futility_depth
+                && self.params.futility_margin > 0
+                && static_score.is_some_and(|se| se + self.params.futility_margin * depth <= alpha)
+            {
+                continue;
+            }
+            if i >= width && best > -MATE_BOUND {
+                break;
+            }
+            let mc = self.params.move_count;
+            if mc > 0
+                && !pv_node
+                && quiet
+                && depth <= self.params.move_count_depth
+                && i >= mc * depth.max(0) as usize
+                && best > -MATE_BOUND
+            {
+                break;
+            }
+            let r = if self.params.lmr && depth >= 3 && i >= 1 && m.pos != tt_move {
+                let killer = situation == Situation::Quiet
+                    && killers.contains(&m.pos)
+                    && my_threat < Threat::OpenThree;
+                let cut = if cut_node && !killer {
+                    self.params.cut_reduction
+                } else {
+                    0
+                };
+                (lmr_reduction(depth, i + 1) - i32::from(pv_node) + cut).clamp(0, depth - 2)
+            } else {
+                0
+            };
+            let mut ext = ext;
+            if let Some(e) = tt_entry {
+                let s = score_from_tt(e.score, ply_i);
+                if self.params.se_depth > 0
+                    && m.pos == tt_move
+                    && ext == 0
+                    && depth >= self.params.se_depth
+                    && e.bound != Bound::Upper
+                    && e.depth >= depth - 3
+                    && s.abs() < MATE_BOUND
+                    && (ply as i32) < 2 * self.root_depth
+                {
+                    let sb = s - self.params.se_margin * depth;
+                    self.excluded[ply] = m.pos;
+                    let v = self.pvs(b, sb - 1, sb, (depth - 1) / 2, ply, node.without_pv());
+                    self.excluded[ply] = Pos::NONE;
+                    if self.stopped {
+                        self.buffers[ply] = moves;
+                        return 0;
+                    }
+                    if v < sb {
+                        ext = 1;
+                    } else if sb >= beta {
+                        // Multi-cut: another move beats beta as well.
+                        self.buffers[ply] = moves;
+                        return sb;
+                    }
+                }
+            }
+            if likely_fail_high && my_threat < Threat::Four {
+                ext -= 1;
+            }
+            let new_depth = depth - 1 + ext;
+            if new_depth > 0 {
+                // The child probes the table first thing: start that load now.
+                self.tt.prefetch(b.hash_after(m.pos));
+            }
+            b.make(m.pos);
+            let mut score;
+            if i == 0 {
+                score = -self.pvs(b, -beta, -alpha, new_depth, ply + 1, node.first_child());
+            } else {
+                score = -self.pvs(b, -alpha - 1, -alpha, new_depth - r, ply + 1, Node::Cut);
+                if score > alpha && r > 0 && !self.stopped {
+                    score = -self.pvs(
+                        b,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        node.zero_window_child(),
+                    );
+                }
+                if score > alpha && score < beta && pv_node && !self.stopped {
+                    score = -self.pvs(b, -beta, -alpha, new_depth, ply + 1, Node::Pv);
+                }
+            }
+            b.unmake();
+            if self.stopped {
+                self.buffers[ply] = moves;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = m.pos;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(m.pos);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != m.pos {
+                                k[1] = k[0];
+                                k[0] = m.pos;
+                            }
+                            let h = &mut self.history[m.pos.idx()][me.index()];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply] = moves;
+        if !excluded.is_none() {
+            return best;
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, score_to_tt(best, ply_i), depth, bound);
+        best
+    }
+}
+
+/// Convenience: searches a position with a fresh table of `hash_mb` megabytes.
+pub fn search_position(board: &Board, limits: &Limits, hash_mb: usize) -> SearchResult {
+    let tt = Arc::new(Tt::new(hash_mb << 20));
+    let mut s = Searcher::new(tt, Arc::new(AtomicBool::new(false)));
+    s.search(board, limits, &mut |_| {})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lmr_reduction;
+
+    #[test]
+    fn late_move_reductions_follow_ln_depth_times_ln_move_over_two() {
+        // round(ln d * ln n / 2), from the table and beyond it alike.
+        assert_eq!(lmr_reduction(3, 2), 0); // 0.38
+        assert_eq!(lmr_reduction(14, 2), 1); // 0.91
+        assert_eq!(lmr_reduction(14, 5), 2); // 2.12
+        assert_eq!(lmr_reduction(20, 32), 5); // 5.18
+        assert_eq!(lmr_reduction(100, 200), 12); // 12.2, outside the table
+        for d in 1..80 {
+            for n in 1..200 {
+                let want = ((d as f64).ln() * (n as f64).ln() / 2.0).round() as i32;
+                assert_eq!(lmr_reduction(d, n), want, "depth {d}, move {n}");
+            }
+        }
+    }
+}

@@ -1,0 +1,888 @@
+//! `pbrain-fivefold analyse` (or `analyze`): the best few moves of a position with
+//! their scores, depth and principal variations, and whether the side to move (or its
+//! opponent) has a forced win.
+//!
+//! # N best moves
+//!
+//! The search answers with one best move, so the list is built from the replies: each
+//! candidate move is played and the position after it searched (its score negated, mate
+//! distances counted from the analysed position). Depth by depth, in lockstep:
+//!
+//! - the first depth searches every candidate (the move generator's moves, widened with
+//!   the best-ordered other squares when it offers fewer than asked for);
+//! - later depths search the best `max(2N, 6)` of the previous depth, plus the move the
+//!   engine's own search of the position prefers at that depth;
+//! - the list shown is the last depth every kept candidate finished; with a time limit
+//!   a depth cut short is dropped.
+//!
+//! All searches share one transposition table, so each depth reuses the last.
+//!
+//! # Forced wins
+//!
+//! [`forced_win_line`] is the single place that says whether a forced win exists: the
+//! threat-space solver's VCF, then VCT, for the side to move, else the search's mate
+//! scores (which also see the opponent's wins).
+
+use crate::core::board::Board;
+use crate::core::notation::{square_name, xy};
+use crate::core::pattern::Threat;
+use crate::core::rules;
+use crate::core::types::{format_score, is_mate, mate_in, Color, Pos, Score, MATE, MATE_BOUND};
+use crate::engine::movegen::{self, ScoredMove};
+use crate::engine::search::{Limits, SearchResult, MAX_DEPTH};
+use crate::engine::threat::ThreatSolver;
+use crate::engine::time::Budget;
+use crate::engine::Engine;
+use crate::io::display::{self, View};
+use crate::io::json::Json;
+use crate::io::position::{self, Args};
+use crate::io::term;
+use anyhow::{bail, Result};
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+/// One analysed move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    pub mv: Pos,
+    /// Score for the side to move of the analysed position.
+    pub score: Score,
+    /// Depth in plies, the candidate move itself included.
+    pub depth: i32,
+    /// The candidate move, then the search's best line after it.
+    pub pv: Vec<Pos>,
+}
+
+/// The result of an analysis (also passed to the progress callback after each depth).
+#[derive(Clone, Debug, Default)]
+pub struct Analysis {
+    /// Best first, at most the number asked for.
+    pub candidates: Vec<Candidate>,
+    /// Last depth completed, in plies from the analysed position.
+    pub depth: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// How many moves the first depth searched.
+    pub considered: usize,
+}
+
+/// How much to analyse.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// How many moves to list.
+    pub nbest: usize,
+    /// Deepest depth (plies from the analysed position, at least 2).
+    pub max_depth: Option<i32>,
+    /// Time for the whole analysis.
+    pub time: Option<Duration>,
+}
+
+/// Converts a score of the position after a move (for the side to move there) to the
+/// score of the move for the side that played it: negated, and a five one ply further away.
+pub fn score_after_move(s: Score) -> Score {
+    if s >= MATE_BOUND {
+        -s + 1
+    } else if s <= -MATE_BOUND {
+        -s - 1
+    } else {
+        -s
+    }
+}
+
+/// Whether a score is a mate that a search to `depth` plies has fully seen.
+fn proven(score: Score, depth: i32) -> bool {
+    is_mate(score) && MATE - score.abs() <= depth
+}
+
+/// The moves to consider: the move generator's (which already leaves out moves that
+/// lose at once to a four or an open three), widened to `want` with the best-ordered
+/// other legal squares, nearest the stones (or the centre) first.
+pub fn candidate_pool(board: &Board, want: usize) -> Vec<Pos> {
+    let mut b = board.clone();
+    let mut generated = Vec::new();
+    movegen::generate(&mut b, &mut generated);
+    let mut pool: Vec<Pos> = generated.iter().map(|m| m.pos).collect();
+    if pool.len() >= want {
+        return pool;
+    }
+    let me = b.side_to_move();
+    let centre = b.center();
+    let dist = |p: Pos| {
+        (p.x() as i64 - centre.x() as i64)
+            .abs()
+            .max((p.y() as i64 - centre.y() as i64).abs())
+    };
+    let squares: Vec<Pos> = b
+        .squares()
+        .filter(|&p| b.is_empty(p) && !pool.contains(&p))
+        .collect();
+    let mut extra: Vec<(bool, ScoredMove)> = Vec::new();
+    for p in squares {
+        if rules::is_legal(&mut b, p) {
+            let near = b.near(p) > 0;
+            extra.push((
+                near,
+                ScoredMove {
+                    pos: p,
+                    score: movegen::order_score(&b, p, me),
+                },
+            ));
+        }
+    }
+    extra.sort_by(|(na, a), (nb, bm)| {
+        nb.cmp(na)
+            .then(bm.score.cmp(&a.score))
+            .then(dist(a.pos).cmp(&dist(bm.pos)))
+            .then(a.pos.cmp(&bm.pos))
+    });
+    pool.extend(
+        extra
+            .into_iter()
+            .take(want - pool.len())
+            .map(|(_, m)| m.pos),
+    );
+    pool
+}
+
+/// A search to exactly `depth` that must finish before `deadline`; `None` if it was cut
+/// short. A search that stopped early because it proved a mate counts as finished.
+fn think_to(
+    engine: &mut Engine,
+    b: &Board,
+    depth: i32,
+    deadline: Option<Instant>,
+) -> Option<SearchResult> {
+    let budget = match deadline {
+        None => None,
+        Some(d) => {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            Some(Budget {
+                soft: left,
+                hard: left,
+            })
+        }
+    };
+    let limits = Limits {
+        max_depth: Some(depth),
+        max_nodes: None,
+        budget,
+        // The solver has already been asked (forced_win_line); the lines are compared
+        // by the main search alone.
+        skip_threats: true,
+    };
+    let r = engine.think(b, &limits, &mut |_| {});
+    if deadline.is_some_and(|d| Instant::now() >= d) {
+        return None;
+    }
+    let finished = r.depth >= depth || r.depth == 0 || proven(r.score, r.depth);
+    finished.then_some(r)
+}
+
+/// Scores `mv` by searching the position after it to `depth - 1`.
+fn search_move(
+    engine: &mut Engine,
+    b: &mut Board,
+    mv: Pos,
+    depth: i32,
+    deadline: Option<Instant>,
+) -> Option<(Candidate, u64)> {
+    b.make(mv);
+    let out = if b.last_move_won() {
+        Some((
+            Candidate {
+                mv,
+                score: mate_in(1),
+                depth,
+                pv: vec![mv],
+            },
+            1,
+        ))
+    } else if b.is_full() {
+        Some((
+            Candidate {
+                mv,
+                score: 0,
+                depth,
+                pv: vec![mv],
+            },
+            1,
+        ))
+    } else {
+        think_to(engine, b, depth - 1, deadline).map(|r| {
+            let mut pv = vec![mv];
+            pv.extend(r.pv.iter().copied().filter(|p| !p.is_none()));
+            (
+                Candidate {
+                    mv,
+                    score: score_after_move(r.score),
+                    depth,
+                    pv,
+                },
+                r.nodes,
+            )
+        })
+    };
+    b.unmake();
+    out
+}
+
+/// Finds the `nbest` best moves of the side to move (see the module documentation).
+/// `progress` is called after each completed depth. Returns no candidates when the game
+/// is over or the side to move has no legal move.
+pub fn best_moves(
+    engine: &mut Engine,
+    board: &Board,
+    s: &Settings,
+    progress: &mut dyn FnMut(&Analysis),
+) -> Analysis {
+    let start = Instant::now();
+    let nbest = s.nbest.max(1);
+    let mut result = Analysis::default();
+    if display::winning_line(board).is_some() || !display::has_legal_move(board) {
+        return result;
+    }
+    let deadline = s.time.map(|t| start + t);
+    let last_depth = s
+        .max_depth
+        .unwrap_or(if s.time.is_some() { MAX_DEPTH } else { 6 })
+        .clamp(2, MAX_DEPTH);
+    let keep = (2 * nbest).max(6);
+    let mut b = board.clone();
+    let mut current = candidate_pool(board, nbest);
+    result.considered = current.len();
+    for depth in 2..=last_depth {
+        // The first depth always finishes, so there is always an answer.
+        let dl = if depth == 2 { None } else { deadline };
+        let mut nodes = 0;
+        let Some(root) = think_to(engine, &b, depth, dl) else {
+            break;
+        };
+        nodes += root.nodes;
+        if !root.best.is_none()
+            && !current.contains(&root.best)
+            && rules::is_legal(&mut b, root.best)
+        {
+            current.insert(0, root.best);
+        }
+        let mut scored = Vec::with_capacity(current.len());
+        for &m in &current {
+            match search_move(engine, &mut b, m, depth, dl) {
+                Some((c, n)) => {
+                    nodes += n;
+                    scored.push(c);
+                }
+                None => break,
+            }
+        }
+        if scored.len() < current.len() {
+            break;
+        }
+        // Best first; equal scores keep the previous depth's order.
+        scored.sort_by_key(|c| std::cmp::Reverse(c.score));
+        result.nodes += nodes;
+        result.depth = depth;
+        result.elapsed = start.elapsed();
+        current = scored.iter().take(keep).map(|c| c.mv).collect();
+        let all_proven = scored.iter().take(keep).all(|c| proven(c.score, depth));
+        scored.truncate(nbest);
+        result.candidates = scored;
+        progress(&result);
+        if all_proven || deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
+    }
+    // The search stops at a five it can see coming; spell out the rest of the line.
+    for c in &mut result.candidates {
+        if is_mate(c.score) {
+            let attacker = if c.score > 0 {
+                board.side_to_move()
+            } else {
+                board.side_to_move().opp()
+            };
+            c.pv = complete_line(board, &c.pv, attacker);
+        }
+    }
+    result.elapsed = start.elapsed();
+    result
+}
+
+/// How a forced win goes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum WinKind {
+    /// Every attacking move is a four (victory by continuous fours).
+    Vcf,
+    /// Every attacking move is a four or an open three (victory by continuous threats).
+    Vct,
+    /// Some attacking move is quieter than an open three.
+    Other,
+}
+
+impl WinKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            WinKind::Vcf => "vcf",
+            WinKind::Vct => "vct",
+            WinKind::Other => "forced",
+        }
+    }
+}
+
+/// A forced win in the analysed position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForcedWin {
+    pub winner: Color,
+    /// Plies from the analysed position to the five.
+    pub plies: i32,
+    pub kind: WinKind,
+    /// The moves from the analysed position (the defender's replies included).
+    pub line: Vec<Pos>,
+    /// Whether `line` ends with the five.
+    pub complete: bool,
+    /// What found it: `"solver"` (the VCF/VCT solver) or `"search"` (a mate score of
+    /// the main search).
+    pub source: &'static str,
+}
+
+/// Node limit of the solver's VCF in [`forced_win_line`].
+pub const SOLVER_VCF_NODES: u64 = 1_000_000;
+/// Node limit of the solver's VCT in [`forced_win_line`].
+pub const SOLVER_VCT_NODES: u64 = 1_000_000;
+
+/// Whether the analysed position has a forced win, for either side, and its line.
+///
+/// First the threat-space solver looks for a VCF, then a VCT, of the side to move
+/// (within [`SOLVER_VCF_NODES`] and [`SOLVER_VCT_NODES`] nodes). Failing that, the best
+/// move's principal variation is used when the search found a mate score (for either
+/// side), finished with the forced fives and blocks the search does not spell out; its
+/// attacking moves decide whether it is a VCF (fours only) or a VCT (fours and open
+/// threes). "None" means neither found a forced win within its limits, not that none
+/// exists.
+pub fn forced_win_line(board: &Board, analysis: &Analysis) -> Option<ForcedWin> {
+    if board.winner().is_none() && !board.is_full() {
+        let mut b = board.clone();
+        let mut solver = ThreatSolver::new();
+        let me = b.side_to_move();
+        let found = solver
+            .vcf(&mut b, 225, SOLVER_VCF_NODES)
+            .map(|l| (WinKind::Vcf, l))
+            .or_else(|| {
+                solver
+                    .vct(&mut b, 35, SOLVER_VCT_NODES, None)
+                    .map(|l| (WinKind::Vct, l))
+            });
+        if let Some((kind, line)) = found {
+            let complete = !line.contains(&Pos::NONE);
+            let line: Vec<Pos> = line.into_iter().take_while(|p| !p.is_none()).collect();
+            let plies = line.len() as i32 + i32::from(!complete);
+            return Some(ForcedWin {
+                winner: me,
+                plies,
+                kind,
+                line,
+                complete,
+                source: "solver",
+            });
+        }
+    }
+    let best = analysis.candidates.first()?;
+    if !is_mate(best.score) {
+        return None;
+    }
+    let winner = if best.score > 0 {
+        board.side_to_move()
+    } else {
+        board.side_to_move().opp()
+    };
+    let line = complete_line(board, &best.pv, winner);
+    let (kind, complete) = classify(board, &line, winner);
+    Some(ForcedWin {
+        winner,
+        plies: MATE - best.score.abs(),
+        kind,
+        line,
+        complete,
+        source: "search",
+    })
+}
+
+/// Plays `pv` from `board` and continues while the next move is forced: the attacker's
+/// five or open four, the defender's block of a five.
+fn complete_line(board: &Board, pv: &[Pos], attacker: Color) -> Vec<Pos> {
+    let mut b = board.clone();
+    let mut line = Vec::new();
+    for &p in pv {
+        if b.last_move_won() || !b.is_empty(p) || !rules::is_legal(&mut b, p) {
+            break;
+        }
+        b.make(p);
+        line.push(p);
+    }
+    let find = |b: &mut Board, c: Color, t: Threat| {
+        let squares: Vec<Pos> = b
+            .area(4)
+            .filter(|&p| b.is_empty(p) && b.threat(p, c) == t)
+            .collect();
+        squares.into_iter().find(|&p| rules::is_legal(b, p))
+    };
+    for _ in 0..8 {
+        if b.last_move_won() || b.is_full() {
+            break;
+        }
+        let defender = attacker.opp();
+        let next = if b.side_to_move() == attacker {
+            find(&mut b, attacker, Threat::Five).or_else(|| {
+                if b.count(defender, Threat::Five) == 0 {
+                    find(&mut b, attacker, Threat::OpenFour)
+                } else {
+                    None
+                }
+            })
+        } else if b.count(defender, Threat::Five) == 0 {
+            find(&mut b, attacker, Threat::Five)
+        } else {
+            None
+        };
+        match next {
+            Some(p) => {
+                b.make(p);
+                line.push(p);
+            }
+            None => break,
+        }
+    }
+    line
+}
+
+/// The kind of a winning line and whether it ends with the five.
+fn classify(board: &Board, line: &[Pos], attacker: Color) -> (WinKind, bool) {
+    let mut b = board.clone();
+    let (mut fours, mut threats) = (true, true);
+    for &p in line {
+        if b.side_to_move() == attacker {
+            let t = rules::real_threat(&mut b, p, attacker);
+            if !t.is_four_or_better() {
+                fours = false;
+                if !t.is_three_class() {
+                    threats = false;
+                }
+            }
+        }
+        b.make(p);
+    }
+    let complete = b.winner() == Some(attacker);
+    let kind = if fours {
+        WinKind::Vcf
+    } else if threats {
+        WinKind::Vct
+    } else {
+        WinKind::Other
+    };
+    (kind, complete)
+}
+
+const VALUE_OPTIONS: &[&str] = &[
+    "--moves",
+    "--file",
+    "--rule",
+    "--size",
+    "--width",
+    "--height",
+    "--nbest",
+    "--depth",
+    "--time",
+    "--hash",
+    "--threads",
+];
+const FLAGS: &[&str] = &[
+    "--json",
+    "--quiet",
+    "--no-board",
+    "--ansi",
+    "--no-ansi",
+    "--help",
+    "-h",
+];
+
+const USAGE: &str = "\
+usage: pbrain-fivefold analyse [POSITION] [options]
+
+POSITION is a move list (\"h8 i9 j10\" or \"7,7 8,6\"), or a file: a Piskvork .psq record,
+an SGF record or a diagram (X, O and . rows). The same with --moves \"...\" or --file F.
+
+options:
+  --rule R          freestyle (default), exact5, renju, caro, caro-exact5, or 0/1/4/8/9
+  --size N          board size (15 by default), or --width W --height H
+  --nbest N         how many moves to list (default 3)
+  --depth D         search depth in plies, the listed move included (at least 2)
+  --time S          seconds for the whole analysis (default 3 when no --depth is given)
+  --hash MB         transposition table size (default 64)
+  --threads N       search threads (default 1; more is faster but not reproducible)
+  --json            print one JSON object instead of text
+  --no-board        do not print the board
+  --quiet           no progress lines on stderr
+  --ansi, --no-ansi force colours on or off
+";
+
+/// Runs `analyse` with the arguments after the subcommand name.
+pub fn run(args: &[String]) -> Result<()> {
+    let positional = term::check_options(args, VALUE_OPTIONS, FLAGS, "analyse")?;
+    let mut args = args.to_vec();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        print!("{USAGE}");
+        return Ok(());
+    }
+    let given = Args::new(&args);
+    if !positional.is_empty() {
+        if given.value("--moves").is_some() || given.value("--file").is_some() {
+            bail!("give the position either as arguments or with --moves/--file, not both");
+        }
+        let looks_like_file = positional.len() == 1 && {
+            let p = positional[0].to_ascii_lowercase();
+            std::path::Path::new(&positional[0]).is_file()
+                || [".psq", ".sgf", ".txt"].iter().any(|e| p.ends_with(e))
+                || p.contains('/')
+                || p.contains('\\')
+        };
+        args.push(if looks_like_file {
+            "--file".into()
+        } else {
+            "--moves".into()
+        });
+        args.push(positional.join(" "));
+    }
+    let args = Args::new(&args);
+    let board = position::position(&args)?;
+    let nbest: usize = args.number("--nbest")?.unwrap_or(3);
+    if !(1..=100).contains(&nbest) {
+        bail!("--nbest expects a number from 1 to 100, got {nbest}");
+    }
+    let max_depth: Option<i32> = args.number("--depth")?;
+    if let Some(d) = max_depth {
+        if !(1..=MAX_DEPTH).contains(&d) {
+            bail!("--depth expects a number from 1 to {MAX_DEPTH}, got {d}");
+        }
+    }
+    let time = match args.number::<f64>("--time")? {
+        Some(t) => Some(term::seconds("--time", t)?),
+        None if max_depth.is_none() => Some(Duration::from_secs(3)),
+        None => None,
+    };
+    let hash_mb: usize = args.number("--hash")?.unwrap_or(64);
+    if !(1..=65_536).contains(&hash_mb) {
+        bail!("--hash expects megabytes from 1 to 65536, got {hash_mb}");
+    }
+    let json = args.flag("--json");
+    let quiet = args.flag("--quiet");
+    let ansi = !json && term::use_ansi(&args);
+
+    let mut engine = Engine::new(hash_mb << 20);
+    engine.set_threads(term::threads(&args)?);
+    let settings = Settings {
+        nbest,
+        max_depth,
+        time,
+    };
+    let live = std::io::stderr().is_terminal();
+    let height = board.height();
+    let mut progress = |a: &Analysis| {
+        if quiet {
+            return;
+        }
+        let Some(best) = a.candidates.first() else {
+            return;
+        };
+        let text = format!(
+            "depth {}  best {} {}  ({} moves, {:.1} s)",
+            a.depth,
+            square_name(best.mv, height),
+            format_score(best.score),
+            a.considered,
+            a.elapsed.as_secs_f64()
+        );
+        let mut err = std::io::stderr().lock();
+        let _ = if live {
+            write!(err, "{}{text}", term::CLEAR_LINE)
+        } else {
+            writeln!(err, "{text}")
+        };
+        let _ = err.flush();
+    };
+    let analysis = best_moves(&mut engine, &board, &settings, &mut progress);
+    if live && !quiet {
+        eprint!("{}", term::CLEAR_LINE);
+    }
+    let forced = forced_win_line(&board, &analysis);
+    let mut out = std::io::stdout().lock();
+    if json {
+        writeln!(out, "{}", to_json(&board, &analysis, forced.as_ref()))?;
+    } else {
+        write!(
+            out,
+            "{}",
+            to_text(
+                &board,
+                &analysis,
+                forced.as_ref(),
+                !args.flag("--no-board"),
+                ansi
+            )
+        )?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+fn names(b: &Board, squares: &[Pos]) -> Vec<String> {
+    squares
+        .iter()
+        .map(|&p| display::name(p, b.height()))
+        .collect()
+}
+
+/// Mate distance in plies: positive when the side to move makes five, negative when
+/// the opponent does.
+fn mate_plies(s: Score) -> Option<i32> {
+    if !is_mate(s) {
+        None
+    } else if s > 0 {
+        Some(MATE - s)
+    } else {
+        Some(-(MATE + s))
+    }
+}
+
+/// The analysis as text for a person.
+pub fn to_text(
+    b: &Board,
+    a: &Analysis,
+    forced: Option<&ForcedWin>,
+    board: bool,
+    ansi: bool,
+) -> String {
+    let mut s = String::new();
+    let moves = names(b, &b.history().iter().map(|m| m.pos).collect::<Vec<_>>());
+    s.push_str(&format!(
+        "Position: {} {}x{}, {} move{}{}{}, {} to move\n",
+        b.rule().name(),
+        b.width(),
+        b.height(),
+        moves.len(),
+        if moves.len() == 1 { "" } else { "s" },
+        if moves.is_empty() { "" } else { ": " },
+        moves.join(" "),
+        b.side_to_move().name()
+    ));
+    if board {
+        s.push_str(&display::render(b, &View::of(b, ansi)));
+        if b.rule().has_forbidden() && b.side_to_move() == Color::Black {
+            let fouls = View::of(b, false).forbidden;
+            if !fouls.is_empty() {
+                s.push_str(&format!(
+                    "Forbidden for black (marked {}): {}\n",
+                    display::FORBIDDEN,
+                    display::names(b, &fouls)
+                ));
+            }
+        }
+    }
+    if let Some((c, line)) = display::winning_line(b) {
+        s.push_str(&format!(
+            "The game is over: {} has five ({}).\n",
+            c.name(),
+            display::names(b, &line)
+        ));
+        return s;
+    }
+    if a.candidates.is_empty() {
+        s.push_str(&format!(
+            "The game is over: {} has no legal move (draw).\n",
+            b.side_to_move().name()
+        ));
+        return s;
+    }
+    s.push_str(&format!(
+        "Best moves for {} (depth {}, {} moves considered, {} nodes, {:.2} s):\n",
+        b.side_to_move().name(),
+        a.depth,
+        a.considered,
+        a.nodes,
+        a.elapsed.as_secs_f64()
+    ));
+    for (i, c) in a.candidates.iter().enumerate() {
+        s.push_str(&format!(
+            "  {}. {:<5} {:>6}   {}\n",
+            i + 1,
+            square_name(c.mv, b.height()),
+            format_score(c.score),
+            names(b, &c.pv).join(" ")
+        ));
+    }
+    if let Some(c) = a.candidates.iter().find(|c| is_mate(c.score)) {
+        let (who, plies) = match mate_plies(c.score) {
+            Some(n) if n > 0 => (b.side_to_move(), n),
+            Some(n) => (b.side_to_move().opp(), -n),
+            None => (b.side_to_move(), 0),
+        };
+        s.push_str(&format!(
+            "  ({}: {} makes five in {plies} plies)\n",
+            format_score(c.score),
+            who.name()
+        ));
+    }
+    match forced {
+        Some(f) => {
+            let kind = match f.kind {
+                WinKind::Vcf => "a VCF, victory by continuous fours",
+                WinKind::Vct => "a VCT, victory by continuous threats",
+                WinKind::Other => "not a pure threat sequence",
+            };
+            s.push_str(&format!(
+                "Forced win: {} makes five in {} plies ({kind}; found by the search): {}{}\n",
+                f.winner.name(),
+                f.plies,
+                names(b, &f.line).join(" "),
+                if f.complete { "" } else { " ..." }
+            ));
+        }
+        None => s.push_str(&format!(
+            "Forced win (VCF/VCT): none found by the search to depth {}\n",
+            a.depth
+        )),
+    }
+    s
+}
+
+/// The analysis as one JSON object.
+pub fn to_json(b: &Board, a: &Analysis, forced: Option<&ForcedWin>) -> Json {
+    let moves: Vec<Pos> = b.history().iter().map(|m| m.pos).collect();
+    let game_over = match display::winning_line(b) {
+        Some((c, line)) => Json::object(vec![
+            ("winner", Json::str(c.name())),
+            ("line", Json::strings(names(b, &line))),
+        ]),
+        None if a.candidates.is_empty() => Json::object(vec![
+            ("winner", Json::Null),
+            ("reason", Json::str("no legal move")),
+        ]),
+        None => Json::Null,
+    };
+    let best = a
+        .candidates
+        .iter()
+        .map(|c| {
+            Json::object(vec![
+                ("move", Json::str(square_name(c.mv, b.height()))),
+                ("xy", Json::str(xy(c.mv))),
+                ("score", Json::Int(c.score as i64)),
+                ("score_text", Json::str(format_score(c.score))),
+                (
+                    "mate",
+                    mate_plies(c.score).map_or(Json::Null, |m| Json::Int(m as i64)),
+                ),
+                ("depth", Json::Int(c.depth as i64)),
+                ("pv", Json::strings(names(b, &c.pv))),
+            ])
+        })
+        .collect();
+    let forced_win = match forced {
+        None if game_over != Json::Null => Json::Null,
+        Some(f) => Json::object(vec![
+            ("found", Json::Bool(true)),
+            ("winner", Json::str(f.winner.name())),
+            ("plies", Json::Int(f.plies as i64)),
+            ("kind", Json::str(f.kind.name())),
+            ("line", Json::strings(names(b, &f.line))),
+            ("complete", Json::Bool(f.complete)),
+            ("source", Json::str(f.source)),
+        ]),
+        None => Json::object(vec![
+            ("found", Json::Bool(false)),
+            ("depth", Json::Int(a.depth as i64)),
+            ("source", Json::str("search")),
+        ]),
+    };
+    Json::object(vec![
+        ("rule", Json::str(b.rule().name())),
+        ("width", Json::Int(b.width() as i64)),
+        ("height", Json::Int(b.height() as i64)),
+        ("moves", Json::strings(names(b, &moves))),
+        ("side_to_move", Json::str(b.side_to_move().name())),
+        ("game_over", game_over),
+        ("depth", Json::Int(a.depth as i64)),
+        ("nodes", Json::Int(a.nodes as i64)),
+        ("time_ms", Json::Int(a.elapsed.as_millis() as i64)),
+        ("best", Json::Array(best)),
+        ("forced_win", forced_win),
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::types::Rule;
+
+    fn board(rule: Rule, moves: &str) -> Board {
+        let list = crate::core::notation::parse_moves(moves, 15, 15).unwrap();
+        position::board_from_moves(&list, 15, 15, rule).unwrap()
+    }
+
+    #[test]
+    fn mate_distances_move_one_ply() {
+        assert_eq!(score_after_move(mate_in(1)), -MATE + 2);
+        assert_eq!(score_after_move(-MATE + 2), MATE - 3);
+        assert_eq!(score_after_move(40), -40);
+    }
+
+    #[test]
+    fn open_three_is_a_vcf_win_and_listed_distinct() {
+        // Black h8 i8 j8 with both sides open: g8 or k8 makes an open four.
+        let b = board(Rule::Freestyle, "h8 a1 i8 o1 j8 a15");
+        let mut e = Engine::new(1 << 20);
+        let s = Settings {
+            nbest: 3,
+            max_depth: Some(4),
+            time: None,
+        };
+        let a = best_moves(&mut e, &b, &s, &mut |_| {});
+        assert_eq!(a.candidates.len(), 3);
+        let mut moves: Vec<Pos> = a.candidates.iter().map(|c| c.mv).collect();
+        moves.dedup();
+        assert_eq!(moves.len(), 3);
+        assert_eq!(format_score(a.candidates[0].score), "+M3");
+        let f = forced_win_line(&b, &a).expect("a forced win");
+        assert_eq!(f.winner, Color::Black);
+        assert_eq!(f.plies, 3);
+        assert!(f.complete);
+        assert_eq!(f.kind, WinKind::Vcf);
+        assert_eq!(f.line.len(), 3);
+    }
+
+    #[test]
+    fn no_candidates_when_the_game_is_over() {
+        let b = board(Rule::Freestyle, "h8 a1 i8 o1 j8 a15 k8 o15 l8");
+        let mut e = Engine::new(1 << 20);
+        let a = best_moves(
+            &mut e,
+            &b,
+            &Settings {
+                nbest: 3,
+                max_depth: Some(3),
+                time: None,
+            },
+            &mut |_| {},
+        );
+        assert!(a.candidates.is_empty());
+        assert!(to_text(&b, &a, None, false, false).contains("black has five (h8 i8 j8 k8 l8)"));
+    }
+
+    #[test]
+    fn pool_is_widened_on_an_empty_board() {
+        let b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let pool = candidate_pool(&b, 3);
+        assert_eq!(pool.len(), 3);
+        assert_eq!(pool[0], b.center());
+    }
+}

@@ -1,0 +1,697 @@
+//! The Gomocup (Piskvork) protocol as text: parsing of command lines and of the lines
+//! inside `BOARD`-style blocks, and formatting of the engine's replies and messages.
+//!
+//! Everything here is pure (no I/O, no game state): [`parse`] turns one input line
+//! into a [`Command`], [`parse_block_line`] reads a line inside a block that ends with
+//! `DONE`, and the `*_line` functions build output lines. [`crate::front::session`] holds the
+//! state and the threads.
+//!
+//! Commands are case-insensitive; leading and trailing white space (including the CR of
+//! CRLF line ends) is ignored. Numbers are kept as `i64` here and range-checked by the
+//! session, which knows the board.
+
+use crate::core::notation;
+use crate::core::types::{format_score, Pos, Score};
+use crate::engine::search::Info;
+use std::time::Duration;
+
+/// One command line from the manager.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// A blank line (ignored).
+    Empty,
+    /// `START n` (or Yixin-Board's `START w h`): a new game on a w x h board.
+    Start { width: i64, height: i64 },
+    /// `RECTSTART w,h`.
+    RectStart { width: i64, height: i64 },
+    /// `RESTART`: a new game on the same board.
+    Restart,
+    /// `BEGIN`: the engine opens the game.
+    Begin,
+    /// `TURN x,y`: the opponent played there; the engine answers.
+    Turn(i64, i64),
+    /// `PLAY x,y`: the engine must play there and echo it.
+    Play(i64, i64),
+    /// `TAKEBACK x,y`: remove that stone.
+    Takeback(i64, i64),
+    /// `BOARD` (think afterwards) or `YXBOARD` (only set the position); stones follow,
+    /// one `x,y,field` line each, until `DONE`.
+    Board { think: bool },
+    /// `SWAP2BOARD`: 0, 3 or 5 stones follow (`x,y` lines) until `DONE`.
+    Swap2Board,
+    /// `INFO key value` (key in lower case, value as sent).
+    Info { key: String, value: String },
+    /// `END`: quit.
+    End,
+    /// `ABOUT`.
+    About,
+    /// `STOP` or `YXSTOP`: answer now with the best move found so far.
+    Stop,
+    /// `YXSHOWFORBID`.
+    ShowForbid,
+    /// `YXHASHCLEAR`.
+    HashClear,
+    /// `YXSHOWINFO`.
+    ShowInfo,
+    /// `YXNBEST n`: the n best moves as messages, then the best move.
+    NBest(i64),
+    /// `YXBLOCK` / `YXBLOCKUNDO`: squares the engine must not answer with (a block of
+    /// `x,y` lines follows); `undo` removes them from the list again.
+    Block { undo: bool },
+    /// `YXBLOCKRESET`: forget all blocked squares.
+    BlockReset,
+    /// A known extension the engine does not support. `block`: a block of lines ending
+    /// with `DONE` follows and must be read; `arg_line`: the command takes an argument
+    /// (a file path) which, when not on the command line itself, is the next line.
+    Unsupported {
+        name: String,
+        block: bool,
+        arg_line: bool,
+    },
+    /// A known command with arguments that do not parse.
+    Malformed { name: String, reason: String },
+    /// `DONE` outside a block.
+    StrayDone,
+    /// Anything else (the first word, as sent).
+    Unknown(String),
+}
+
+/// One line inside a block that ends with `DONE`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BlockLine {
+    /// A blank line (ignored).
+    Empty,
+    /// `DONE`: the block ends.
+    Done,
+    /// `x,y` or `x,y,field`.
+    Stone { x: i64, y: i64, field: Option<i64> },
+    /// A line that is not a square; the text says why.
+    Bad(String),
+}
+
+/// Yixin-Board's extensions that the engine does not implement. Each entry: name, whether a
+/// block of coordinate lines ending with `done` follows, whether it takes a path argument.
+const UNSUPPORTED: &[(&str, bool, bool)] = &[
+    ("YXQUERYDATABASEALL", true, false),
+    ("YXQUERYDATABASEALLT", true, false),
+    ("YXQUERYDATABASEONE", true, false),
+    ("YXQUERYDATABASETEXT", true, false),
+    ("YXSETBESTMOVEDATABASE", true, false),
+    ("YXCLEARBESTMOVEDATABASE", true, false),
+    ("YXEDITLABELDATABASE", true, false),
+    ("YXEDITTVDDATABASE", true, false),
+    ("YXEDITTEXTDATABASE", true, false),
+    ("YXDELETEDATABASEONE", true, false),
+    ("YXDELETEDATABASEALL", true, false),
+    ("YXBLOCKPATH", true, false),
+    ("YXBLOCKPATHUNDO", true, false),
+    ("YXSOOSORVSTEP3", true, false),
+    ("YXBLOCKPATHRESET", false, false),
+    ("YXSOOSORVSTEP1", false, false),
+    ("YXSOOSORVSTEP2", false, false),
+    ("YXSOOSORVSTEP4", false, false),
+    ("YXSOOSORVSTEP5", false, false),
+    ("YXSOOSORVSTEP6", false, false),
+    ("YXSWAP2STEP1", false, false),
+    ("YXSWAP2STEP2", false, false),
+    ("YXSWAP2STEP3", false, false),
+    ("YXBALANCEONE", false, false),
+    ("YXBALANCETWO", false, false),
+    ("YXSEARCHDEFEND", false, false),
+    ("YXDRAW", false, false),
+    ("YXRESIGN", false, false),
+    ("YXFORBID", false, false),
+    ("YXPRINTFEATURE", false, false),
+    ("YXSHOWHASHUSAGE", false, false),
+    ("YXSAVEDATABASE", false, false),
+    ("YXDBCHECK", false, false),
+    ("YXDBFIX", false, false),
+    ("YXSETDATABASE", false, true),
+    ("YXHASHDUMP", false, true),
+    ("YXHASHLOAD", false, true),
+    ("YXDBTOPOS", false, true),
+    ("YXDBTOTXT", false, true),
+    ("YXTXTTODB", false, true),
+];
+
+/// Parses one command line.
+pub fn parse(line: &str) -> Command {
+    let line = line.trim();
+    if line.is_empty() {
+        return Command::Empty;
+    }
+    let (word, rest) = match line.find(char::is_whitespace) {
+        Some(i) => (&line[..i], line[i..].trim()),
+        None => (line, ""),
+    };
+    let name = word.to_ascii_uppercase();
+    let malformed = |reason: String| Command::Malformed {
+        name: name.clone(),
+        reason,
+    };
+    match name.as_str() {
+        "START" => {
+            let nums: Vec<&str> = rest
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|s| !s.is_empty())
+                .collect();
+            match nums.as_slice() {
+                [n] => match parse_int(n) {
+                    Some(n) => Command::Start {
+                        width: n,
+                        height: n,
+                    },
+                    None => malformed(format!("'{}' is not a board size", clean(n))),
+                },
+                [w, h] => match (parse_int(w), parse_int(h)) {
+                    (Some(w), Some(h)) => Command::Start {
+                        width: w,
+                        height: h,
+                    },
+                    _ => malformed(format!("'{}' is not a board size", clean(rest))),
+                },
+                [] => malformed("expects a board size (START 15)".into()),
+                _ => malformed(format!("'{}' is not a board size", clean(rest))),
+            }
+        }
+        "RECTSTART" => match parse_pair(rest) {
+            Ok((w, h)) => Command::RectStart {
+                width: w,
+                height: h,
+            },
+            Err(e) => malformed(format!("{e} (expected RECTSTART width,height)")),
+        },
+        "RESTART" => Command::Restart,
+        "BEGIN" => Command::Begin,
+        "TURN" | "PLAY" | "TAKEBACK" => match parse_pair(rest) {
+            Ok((x, y)) => match name.as_str() {
+                "TURN" => Command::Turn(x, y),
+                "PLAY" => Command::Play(x, y),
+                _ => Command::Takeback(x, y),
+            },
+            Err(e) => malformed(format!("{e} (expected {name} x,y)")),
+        },
+        "BOARD" => Command::Board { think: true },
+        "YXBOARD" => Command::Board { think: false },
+        "SWAP2BOARD" => Command::Swap2Board,
+        "INFO" => {
+            let (key, value) = match rest.find(char::is_whitespace) {
+                Some(i) => (&rest[..i], rest[i..].trim()),
+                None => (rest, ""),
+            };
+            if key.is_empty() {
+                malformed("expects a key and a value (INFO timeout_turn 5000)".into())
+            } else {
+                Command::Info {
+                    key: key.to_ascii_lowercase(),
+                    value: value.to_string(),
+                }
+            }
+        }
+        "END" => Command::End,
+        "ABOUT" => Command::About,
+        "STOP" | "YXSTOP" => Command::Stop,
+        "YXSHOWFORBID" => Command::ShowForbid,
+        "YXHASHCLEAR" => Command::HashClear,
+        "YXSHOWINFO" => Command::ShowInfo,
+        "YXNBEST" => match parse_int(rest) {
+            Some(n) => Command::NBest(n),
+            None => malformed(format!(
+                "'{}' is not a number of moves (expected YXNBEST n)",
+                clean(rest)
+            )),
+        },
+        "YXBLOCK" => Command::Block { undo: false },
+        "YXBLOCKUNDO" => Command::Block { undo: true },
+        "YXBLOCKRESET" => Command::BlockReset,
+        "DONE" => Command::StrayDone,
+        _ => match UNSUPPORTED.iter().find(|(n, _, _)| *n == name) {
+            Some(&(n, block, path)) => Command::Unsupported {
+                name: n.to_ascii_lowercase(),
+                block,
+                arg_line: path && rest.is_empty(),
+            },
+            None => Command::Unknown(clean(word)),
+        },
+    }
+}
+
+/// Parses one line inside a block.
+pub fn parse_block_line(line: &str) -> BlockLine {
+    let line = line.trim();
+    if line.is_empty() {
+        return BlockLine::Empty;
+    }
+    if line.eq_ignore_ascii_case("DONE") {
+        return BlockLine::Done;
+    }
+    let parts: Vec<&str> = line.split(',').map(str::trim).collect();
+    let bad = || {
+        BlockLine::Bad(format!(
+            "'{}' is not a square (expected x,y,field)",
+            clean(line)
+        ))
+    };
+    match parts.as_slice() {
+        [x, y] => match (parse_int(x), parse_int(y)) {
+            (Some(x), Some(y)) => BlockLine::Stone { x, y, field: None },
+            _ => bad(),
+        },
+        [x, y, f] => match (parse_int(x), parse_int(y), parse_int(f)) {
+            (Some(x), Some(y), Some(f)) => BlockLine::Stone {
+                x,
+                y,
+                field: Some(f),
+            },
+            _ => bad(),
+        },
+        _ => bad(),
+    }
+}
+
+/// An integer, with an optional sign; nothing else on the text.
+pub fn parse_int(s: &str) -> Option<i64> {
+    let s = s.trim();
+    if s.is_empty() || s.len() > 20 {
+        return None;
+    }
+    s.parse::<i64>().ok()
+}
+
+/// `x,y` (spaces around the numbers allowed).
+pub fn parse_pair(s: &str) -> Result<(i64, i64), String> {
+    let s = s.trim();
+    if s.is_empty() {
+        return Err("missing coordinates".into());
+    }
+    let Some((a, b)) = s.split_once(',') else {
+        return Err(format!("'{}' is not a pair of numbers", clean(s)));
+    };
+    match (parse_int(a), parse_int(b)) {
+        (Some(x), Some(y)) => Ok((x, y)),
+        _ => Err(format!("'{}' is not a pair of numbers", clean(s))),
+    }
+}
+
+/// Input text made safe to echo in a reply: one line, printable, at most 60 characters.
+pub fn clean(s: &str) -> String {
+    let mut out: String = s
+        .chars()
+        .take(60)
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    if s.chars().count() > 60 {
+        out.push('…');
+    }
+    out
+}
+
+/// Engine description for `ABOUT`. The optional fields are left out of the reply when
+/// `None` rather than filled with a placeholder.
+pub struct About {
+    pub name: &'static str,
+    pub version: &'static str,
+    pub author: &'static str,
+    pub country: Option<&'static str>,
+    pub www: Option<&'static str>,
+    pub email: Option<&'static str>,
+}
+
+/// What `ABOUT` reports. Change the values here only.
+pub const ABOUT: About = About {
+    name: "Fivefold",
+    version: env!("CARGO_PKG_VERSION"),
+    author: "Fivefold developers",
+    country: None,
+    www: None,
+    email: None,
+};
+
+/// The `ABOUT` reply: `key="value"` pairs separated by `, `. Values never hold a comma, an
+/// equals sign or a quote (managers split on them), so any such character is replaced.
+pub fn about_line(a: &About) -> String {
+    let v = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c == ',' || c == '=' || c == '"' || c.is_control() {
+                    ' '
+                } else {
+                    c
+                }
+            })
+            .collect()
+    };
+    let mut fields = vec![
+        ("name", a.name),
+        ("version", a.version),
+        ("author", a.author),
+    ];
+    for (key, value) in [("country", a.country), ("www", a.www), ("email", a.email)] {
+        if let Some(value) = value {
+            fields.push((key, value));
+        }
+    }
+    fields
+        .iter()
+        .map(|(key, value)| format!("{key}=\"{}\"", v(value)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A square as the protocol writes it: `x,y`.
+pub fn move_line(p: Pos) -> String {
+    notation::xy(p)
+}
+
+/// The `YXSHOWFORBID` reply: `FORBID` and two digits each for x and y of every forbidden
+/// square, ending with `.` (`FORBID .` when there is none).
+pub fn forbid_line(squares: &[Pos]) -> String {
+    let mut s = String::from("FORBID ");
+    for p in squares {
+        s.push_str(&format!("{:02}{:02}", p.x(), p.y()));
+    }
+    s.push('.');
+    s
+}
+
+/// Counts as GUIs' log scrapers read them: `950`, `12K`, `1.2M`, `3.4G`.
+pub fn fmt_count(n: u64) -> String {
+    fn scaled(n: u64, unit: u64, suffix: &str) -> String {
+        let v = n as f64 / unit as f64;
+        if v < 10.0 {
+            format!("{:.1}{suffix}", v)
+        } else {
+            format!("{:.0}{suffix}", v)
+        }
+    }
+    if n < 10_000 {
+        n.to_string()
+    } else if n < 1_000_000 {
+        scaled(n, 1_000, "K")
+    } else if n < 1_000_000_000 {
+        scaled(n, 1_000_000, "M")
+    } else {
+        scaled(n, 1_000_000_000, "G")
+    }
+}
+
+/// A principal variation in `h8` notation, separated by spaces.
+pub fn pv_text(pv: &[Pos], height: usize) -> String {
+    pv.iter()
+        .map(|&p| notation::square_name(p, height))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What one progress message says: a depth's result, or one line of a multi-line analysis.
+#[derive(Clone, Debug)]
+pub struct Progress<'a> {
+    /// 1-based line number for multi-line analysis (`None` for an ordinary search).
+    pub multipv: Option<usize>,
+    pub depth: i32,
+    pub seldepth: i32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: &'a [Pos],
+}
+
+impl<'a> Progress<'a> {
+    pub fn from_info(info: &'a Info) -> Progress<'a> {
+        Progress {
+            multipv: None,
+            depth: info.depth,
+            seldepth: info.seldepth,
+            score: info.score,
+            nodes: info.nodes,
+            elapsed: info.elapsed,
+            pv: &info.pv,
+        }
+    }
+    fn nps(&self) -> u64 {
+        let ms = self.elapsed.as_millis().max(1) as u64;
+        self.nodes.saturating_mul(1000) / ms
+    }
+}
+
+/// The compact progress message log scrapers read:
+/// `MESSAGE depth 9-14 ev 35 n 1.2M n/s 2.3M tm 800 pv h8 i9`
+/// (`multipv 2` after `MESSAGE` for the second line of a multi-line analysis).
+pub fn progress_line(p: &Progress, height: usize) -> String {
+    let mut s = String::from("MESSAGE ");
+    if let Some(k) = p.multipv {
+        s.push_str(&format!("multipv {k} "));
+    }
+    s.push_str(&format!(
+        "depth {}-{} ev {} n {} n/s {} tm {} pv {}",
+        p.depth,
+        p.seldepth.max(p.depth),
+        format_score(p.score),
+        fmt_count(p.nodes),
+        fmt_count(p.nps()),
+        p.elapsed.as_millis(),
+        pv_text(p.pv, height)
+    ));
+    s
+}
+
+/// The detail message for GUIs that show the engine's thinking (`INFO show_detail 1`):
+/// `MESSAGE Depth 9-14 | Eval +M7 | Nodes 1.2M | Speed 2.3M | Time 800ms | PV h8 i9`.
+pub fn detail_line(p: &Progress, height: usize) -> String {
+    let head = match p.multipv {
+        Some(k) => format!("MESSAGE ({k}) "),
+        None => "MESSAGE ".to_string(),
+    };
+    format!(
+        "{head}Depth {}-{} | Eval {} | Nodes {} | Speed {}/s | Time {}ms | PV {}",
+        p.depth,
+        p.seldepth.max(p.depth),
+        format_score(p.score),
+        fmt_count(p.nodes),
+        fmt_count(p.nps()),
+        p.elapsed.as_millis(),
+        pv_text(p.pv, height)
+    )
+}
+
+/// Yixin-Board's marker for the current best move: `MESSAGE REALTIME BEST x,y`.
+pub fn realtime_best_line(p: Pos) -> String {
+    format!("MESSAGE REALTIME BEST {}", move_line(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::types::{mate_in, mated_in};
+
+    #[test]
+    fn commands_are_case_insensitive_and_trimmed() {
+        assert_eq!(
+            parse("start 15\r"),
+            Command::Start {
+                width: 15,
+                height: 15
+            }
+        );
+        assert_eq!(
+            parse("  START   20  "),
+            Command::Start {
+                width: 20,
+                height: 20
+            }
+        );
+        assert_eq!(
+            parse("start 15 15"),
+            Command::Start {
+                width: 15,
+                height: 15
+            }
+        );
+        assert_eq!(
+            parse("RectStart 20,15"),
+            Command::RectStart {
+                width: 20,
+                height: 15
+            }
+        );
+        assert_eq!(parse("turn 7, 8"), Command::Turn(7, 8));
+        assert_eq!(parse("PLAY 1,2"), Command::Play(1, 2));
+        assert_eq!(parse("takeback 3,4"), Command::Takeback(3, 4));
+        assert_eq!(parse("yxstop"), Command::Stop);
+        assert_eq!(parse("Stop"), Command::Stop);
+        assert_eq!(parse("board"), Command::Board { think: true });
+        assert_eq!(parse("YXBOARD"), Command::Board { think: false });
+        assert_eq!(parse(""), Command::Empty);
+        assert_eq!(parse(" \r"), Command::Empty);
+        assert_eq!(parse("yxnbest 3"), Command::NBest(3));
+        assert_eq!(parse("done"), Command::StrayDone);
+    }
+
+    #[test]
+    fn info_keeps_the_value() {
+        assert_eq!(
+            parse("INFO Timeout_Turn 5000"),
+            Command::Info {
+                key: "timeout_turn".into(),
+                value: "5000".into()
+            }
+        );
+        assert_eq!(
+            parse("INFO folder C:\\My Documents\\x"),
+            Command::Info {
+                key: "folder".into(),
+                value: "C:\\My Documents\\x".into()
+            }
+        );
+        assert_eq!(
+            parse("info show_detail 1"),
+            Command::Info {
+                key: "show_detail".into(),
+                value: "1".into()
+            }
+        );
+        assert!(matches!(parse("INFO"), Command::Malformed { .. }));
+    }
+
+    #[test]
+    fn malformed_arguments() {
+        for l in [
+            "TURN",
+            "TURN 7",
+            "TURN a,b",
+            "TURN 7;8",
+            "TURN 99999999999999999999999,1",
+            "START",
+            "START x",
+            "RECTSTART 20",
+            "YXNBEST",
+            "YXNBEST x",
+        ] {
+            assert!(matches!(parse(l), Command::Malformed { .. }), "{l}");
+        }
+        // Out-of-board numbers parse; the session range-checks them.
+        assert_eq!(parse("TURN -1,40"), Command::Turn(-1, 40));
+    }
+
+    #[test]
+    fn unknown_and_unsupported() {
+        assert_eq!(parse("FOO bar"), Command::Unknown("FOO".into()));
+        assert_eq!(parse("7,7,1"), Command::Unknown("7,7,1".into()));
+        assert_eq!(
+            parse("yxquerydatabaseall"),
+            Command::Unsupported {
+                name: "yxquerydatabaseall".into(),
+                block: true,
+                arg_line: false
+            }
+        );
+        assert_eq!(
+            parse("yxsetdatabase"),
+            Command::Unsupported {
+                name: "yxsetdatabase".into(),
+                block: false,
+                arg_line: true
+            }
+        );
+        assert_eq!(
+            parse("yxsetdatabase C:\\db"),
+            Command::Unsupported {
+                name: "yxsetdatabase".into(),
+                block: false,
+                arg_line: false
+            }
+        );
+        assert_eq!(parse("\u{1}\u{2}x"), Command::Unknown("??x".into()));
+    }
+
+    #[test]
+    fn block_lines() {
+        assert_eq!(
+            parse_block_line("7,7,1"),
+            BlockLine::Stone {
+                x: 7,
+                y: 7,
+                field: Some(1)
+            }
+        );
+        assert_eq!(
+            parse_block_line(" 7 , 8 \r"),
+            BlockLine::Stone {
+                x: 7,
+                y: 8,
+                field: None
+            }
+        );
+        assert_eq!(parse_block_line("done"), BlockLine::Done);
+        assert_eq!(parse_block_line("DONE\r"), BlockLine::Done);
+        assert_eq!(parse_block_line(""), BlockLine::Empty);
+        assert!(matches!(parse_block_line("7,7,1,1"), BlockLine::Bad(_)));
+        assert!(matches!(parse_block_line("seven"), BlockLine::Bad(_)));
+        assert!(matches!(parse_block_line("7,,1"), BlockLine::Bad(_)));
+    }
+
+    #[test]
+    fn about_has_no_separator_inside_values() {
+        let a = About {
+            name: "A,b",
+            version: "1=2",
+            author: "x\"y",
+            country: Some("c"),
+            www: None,
+            email: Some("e"),
+        };
+        let line = about_line(&a);
+        assert_eq!(
+            line,
+            "name=\"A b\", version=\"1 2\", author=\"x y\", country=\"c\", email=\"e\""
+        );
+        let line = about_line(&ABOUT);
+        assert!(line.starts_with("name=\"Fivefold\", version=\""));
+        assert!(!line.contains("\"-\""), "{line}");
+    }
+
+    #[test]
+    fn formats() {
+        assert_eq!(fmt_count(950), "950");
+        assert_eq!(fmt_count(12_345), "12K");
+        assert_eq!(fmt_count(1_234_567), "1.2M");
+        assert_eq!(fmt_count(23_456_789), "23M");
+        assert_eq!(fmt_count(3_400_000_000), "3.4G");
+        assert_eq!(forbid_line(&[]), "FORBID .");
+        assert_eq!(
+            forbid_line(&[Pos::new(7, 3), Pos::new(10, 12)]),
+            "FORBID 07031012."
+        );
+        let pv = [Pos::new(7, 7), Pos::new(8, 6)];
+        let p = Progress {
+            multipv: None,
+            depth: 9,
+            seldepth: 14,
+            score: mate_in(7),
+            nodes: 1_200_000,
+            elapsed: Duration::from_millis(800),
+            pv: &pv,
+        };
+        assert_eq!(
+            progress_line(&p, 15),
+            "MESSAGE depth 9-14 ev +M7 n 1.2M n/s 1.5M tm 800 pv h8 i9"
+        );
+        let q = Progress {
+            multipv: Some(2),
+            score: mated_in(4),
+            ..p.clone()
+        };
+        assert_eq!(
+            progress_line(&q, 15),
+            "MESSAGE multipv 2 depth 9-14 ev -M4 n 1.2M n/s 1.5M tm 800 pv h8 i9"
+        );
+        assert_eq!(
+            detail_line(&p, 15),
+            "MESSAGE Depth 9-14 | Eval +M7 | Nodes 1.2M | Speed 1.5M/s | Time 800ms | PV h8 i9"
+        );
+        assert_eq!(
+            realtime_best_line(Pos::new(7, 8)),
+            "MESSAGE REALTIME BEST 7,8"
+        );
+    }
+}

@@ -1,0 +1,1496 @@
+//! One protocol session: the game as the manager described it, the options it set, and
+//! the loop that reads commands, runs searches on a worker thread and writes replies.
+//!
+//! Threads:
+//! - a reader turns input bytes into lines (invalid UTF-8 converted lossily, CR and LF
+//!   both end a line, over-long lines cut) and sends them into a channel;
+//! - the main loop takes lines from the channel one at a time and applies them to the
+//!   [`Session`] ([`Session::handle_line`]); commands that need a search become a job;
+//! - a job runs on a worker thread that owns the engine for its duration, while the main
+//!   loop keeps reading: `END` exits at once, `STOP`/`YXSTOP` make the search answer with
+//!   its best move so far, and every other line waits until the answer is written;
+//! - every output line goes through one [`Output`], which writes it with its line end in
+//!   one piece and flushes it.
+//!
+//! Bad input never changes the game: a command is checked completely before the board is
+//! touched, and errors are answered with `ERROR …` (or `UNKNOWN …` for commands the
+//! engine does not know).
+
+use crate::core::board::Board;
+use crate::core::rules;
+use crate::core::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE, PAD, STRIDE};
+use crate::engine::multipv::{self, Line};
+use crate::engine::search::{Info, Limits, MAX_DEPTH};
+use crate::engine::time::{self, Clock};
+use crate::engine::tt::BUCKET_BYTES;
+use crate::engine::{Engine, DEFAULT_HASH_BYTES};
+use crate::front::protocol::{self, clean, BlockLine, Command, Progress};
+use crate::front::swap2;
+use anyhow::Result;
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+/// Memory the engine needs besides the transposition table: the shape tables (about 2 MB
+/// for each rule used, see [`crate::core::tables::Tables`]; a session normally uses one or two
+/// rules), the search threads' stacks and buffers, board copies, the program itself and
+/// its I/O buffers.
+pub const RESERVED_BYTES: u64 = 16 << 20;
+/// Share of `INFO max_memory` the engine plans to use (the rest is a safety margin for the
+/// allocator and the operating system's accounting).
+pub const MEMORY_SHARE_PERCENT: u64 = 70;
+/// Smallest table the engine uses, however little memory it is given.
+pub const MIN_HASH_BYTES: u64 = 256 << 10;
+/// Largest table the engine allocates (`INFO hash_size` and `max_memory` are capped here).
+pub const MAX_HASH_BYTES: u64 = 4 << 30;
+/// Longest time accepted from `INFO timeout_turn`, `timeout_match` and `time_left` (about
+/// 35 years; larger values mean the same and would overflow the time arithmetic).
+pub const MAX_TIME_MS: u64 = 1 << 40;
+/// Memory each search thread beyond the first takes: its searcher's move buffers, history
+/// and principal variations, and the touched part of its stack (about 400 KB measured on
+/// Linux x86-64).
+pub const THREAD_BYTES: u64 = 512 << 10;
+/// Most search threads accepted from `INFO thread_num`.
+pub const MAX_THREADS: i128 = 512;
+/// Most lines `YXNBEST` reports.
+pub const MAX_NBEST: i64 = 64;
+/// Input lines longer than this are cut (the rest of the line is dropped).
+pub const MAX_LINE_BYTES: usize = 64 << 10;
+/// Stack size of the search thread.
+const SEARCH_STACK_BYTES: usize = 16 << 20;
+/// How often a stop request is repeated while a search has not answered yet (the engine
+/// clears its stop flag when a search starts, so a request that came just before is
+/// raised again).
+const STOP_REPEAT: Duration = Duration::from_millis(5);
+
+/// Where replies go: each line is written with its line end in one piece and flushed.
+pub struct Output {
+    sink: Mutex<Box<dyn Write + Send>>,
+    broken: AtomicBool,
+}
+
+impl Output {
+    pub fn new(sink: Box<dyn Write + Send>) -> Output {
+        Output {
+            sink: Mutex::new(sink),
+            broken: AtomicBool::new(false),
+        }
+    }
+
+    /// Writes one line (the line end is added).
+    pub fn line(&self, text: &str) {
+        log::debug!("> {text}");
+        let mut buf = Vec::with_capacity(text.len() + 1);
+        buf.extend_from_slice(text.as_bytes());
+        buf.push(b'\n');
+        let mut sink = self.sink.lock().unwrap_or_else(PoisonError::into_inner);
+        if sink.write_all(&buf).and_then(|()| sink.flush()).is_err() {
+            self.broken.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// Whether a write failed (the manager closed its end).
+    pub fn is_broken(&self) -> bool {
+        self.broken.load(Ordering::SeqCst)
+    }
+}
+
+/// How large the transposition table should be.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum HashSize {
+    /// Nothing set (or `INFO max_memory 0`): [`DEFAULT_HASH_BYTES`].
+    Default,
+    /// `INFO max_memory` bytes for the whole engine.
+    Memory(u64),
+    /// `INFO hash_size` kilobytes for the table alone (0: default).
+    Kilobytes(u64),
+}
+
+/// Table size in bytes for a memory setting: for `max_memory`, 70% of it less
+/// [`RESERVED_BYTES`] for everything else; always between [`MIN_HASH_BYTES`] and
+/// [`MAX_HASH_BYTES`].
+pub fn hash_bytes(size: HashSize) -> usize {
+    let bytes = match size {
+        HashSize::Default | HashSize::Memory(0) | HashSize::Kilobytes(0) => {
+            DEFAULT_HASH_BYTES as u64
+        }
+        HashSize::Memory(m) => (m / 100)
+            .saturating_mul(MEMORY_SHARE_PERCENT)
+            .saturating_sub(RESERVED_BYTES),
+        HashSize::Kilobytes(k) => k.saturating_mul(1024),
+    };
+    let bytes = bytes.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
+    usize::try_from(bytes).unwrap_or(usize::MAX)
+}
+
+/// The table size in bytes and the number of search threads for a memory setting and the
+/// threads asked for. Under `INFO max_memory`, what is left of its 70% after
+/// [`RESERVED_BYTES`] is shared: threads beyond the first take at most half of it
+/// ([`THREAD_BYTES`] each) and the table the rest, so a small limit on a machine with many
+/// cores runs fewer threads rather than go over it. Other settings keep the threads.
+pub fn memory_plan(size: HashSize, threads: usize) -> (usize, usize) {
+    let threads = threads.max(1);
+    match size {
+        HashSize::Memory(m) if m > 0 => {
+            let usable = (m / 100)
+                .saturating_mul(MEMORY_SHARE_PERCENT)
+                .saturating_sub(RESERVED_BYTES);
+            let extra = usize::try_from(usable / 2 / THREAD_BYTES).unwrap_or(usize::MAX);
+            let threads = threads.min(extra.saturating_add(1));
+            let table = usable.saturating_sub((threads as u64 - 1).saturating_mul(THREAD_BYTES));
+            let table = table.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
+            (usize::try_from(table).unwrap_or(usize::MAX), threads)
+        }
+        _ => (hash_bytes(size), threads),
+    }
+}
+
+/// The largest size up to `bytes` (halving, down to [`MIN_HASH_BYTES`]) that the allocator
+/// grants now. Where the address space or the committed memory is limited (`ulimit -v`, a
+/// job object), a table the system refuses would abort the process; a trial allocation of
+/// the size, freed at once, finds what fits. (Where memory is overcommitted the trial
+/// always succeeds and costs nothing: it is never written.)
+pub fn allocatable(bytes: usize) -> usize {
+    let mut b = bytes;
+    while b > MIN_HASH_BYTES as usize {
+        let mut trial: Vec<u8> = Vec::new();
+        if trial.try_reserve_exact(b).is_ok() {
+            return b;
+        }
+        b /= 2;
+    }
+    b
+}
+
+/// What the main loop does after a line.
+pub enum Flow {
+    Continue,
+    Quit,
+    /// Run this search, then continue.
+    Think(Box<Job>),
+}
+
+/// A search to run on the worker thread.
+pub enum Job {
+    /// Our move in `board` (side to move = us), never on an `exclude` square if avoidable.
+    Move {
+        board: Board,
+        limits: Limits,
+        exclude: Vec<Pos>,
+    },
+    /// The `n` best moves as messages, then the best as our move.
+    NBest {
+        board: Board,
+        limits: Limits,
+        n: usize,
+        exclude: Vec<Pos>,
+    },
+    /// A Swap2 decision for `board` (0, 3 or 5 stones).
+    Swap2 { board: Board, limits: Limits },
+}
+
+/// What a job found.
+pub enum Answer {
+    /// Our move (`Pos::NONE` if the search had none).
+    Move(Pos),
+    Swap2(Result<swap2::Reply, String>),
+}
+
+impl Job {
+    /// The answer to give if the worker fails.
+    fn failed(&self) -> Answer {
+        match self {
+            Job::Move { .. } | Job::NBest { .. } => Answer::Move(Pos::NONE),
+            Job::Swap2 { .. } => Answer::Swap2(Err("the search failed".into())),
+        }
+    }
+}
+
+enum Event {
+    Line(String, Instant),
+    Eof,
+    Done(Answer),
+}
+
+/// The position of the current game.
+struct Game {
+    board: Board,
+    /// Our colour, once known.
+    me: Option<Color>,
+    /// Squares nobody may play (`BOARD` field 3: continuous-game marks).
+    walls: Vec<Pos>,
+}
+
+impl Game {
+    fn new(board: Board) -> Game {
+        Game {
+            board,
+            me: None,
+            walls: Vec::new(),
+        }
+    }
+    /// Our colour: as known, else the side to move.
+    fn my_color(&self) -> Color {
+        self.me.unwrap_or(self.board.side_to_move())
+    }
+    fn empty_squares(&self) -> usize {
+        (self.board.width() * self.board.height())
+            .saturating_sub(self.board.move_count() + self.walls.len())
+    }
+}
+
+/// An open block of lines ending with `DONE`.
+enum Block {
+    Board {
+        think: bool,
+        stones: Vec<(i64, i64, Option<i64>)>,
+        error: Option<String>,
+    },
+    Swap2 {
+        stones: Vec<(i64, i64)>,
+        error: Option<String>,
+    },
+    Exclude {
+        undo: bool,
+        stones: Vec<(i64, i64)>,
+        error: Option<String>,
+    },
+    Unsupported {
+        name: String,
+    },
+}
+
+impl Block {
+    fn name(&self) -> &str {
+        match self {
+            Block::Board { think: true, .. } => "BOARD",
+            Block::Board { think: false, .. } => "YXBOARD",
+            Block::Swap2 { .. } => "SWAP2BOARD",
+            Block::Exclude { undo: false, .. } => "YXBLOCK",
+            Block::Exclude { undo: true, .. } => "YXBLOCKUNDO",
+            Block::Unsupported { name } => name,
+        }
+    }
+    fn error_slot(&mut self) -> Option<&mut Option<String>> {
+        match self {
+            Block::Board { error, .. }
+            | Block::Swap2 { error, .. }
+            | Block::Exclude { error, .. } => Some(error),
+            Block::Unsupported { .. } => None,
+        }
+    }
+}
+
+/// Whether `p` is a square of the board (also for positions that are not on any board).
+fn on_board(b: &Board, p: Pos) -> bool {
+    let (col, row) = (p.idx() % STRIDE, p.idx() / STRIDE);
+    col >= PAD && row >= PAD && col - PAD < b.width() && row - PAD < b.height()
+}
+
+/// Replays a board's moves, each in its colour, on a new board with `rule`, leaving out the
+/// move at `skip`; the side to move is kept.
+fn replay(board: &Board, rule: Rule, skip: Option<usize>) -> Result<Board, String> {
+    let mut b = Board::new(board.width(), board.height(), rule)?;
+    for (i, m) in board.history().iter().enumerate() {
+        if Some(i) != skip {
+            b.make_color(m.pos, m.color);
+        }
+    }
+    b.set_side_to_move(board.side_to_move());
+    Ok(b)
+}
+
+/// Reports search progress as messages.
+struct Reporter {
+    out: Arc<Output>,
+    detail: bool,
+    height: usize,
+}
+
+impl Reporter {
+    fn info(&self, info: &Info) {
+        let p = Progress::from_info(info);
+        if self.detail {
+            self.out.line(&protocol::detail_line(&p, self.height));
+            if let Some(&m) = info.pv.first() {
+                self.out.line(&protocol::realtime_best_line(m));
+            }
+        } else {
+            self.out.line(&protocol::progress_line(&p, self.height));
+        }
+    }
+
+    fn lines(&self, lines: &[Line], nodes: u64, elapsed: Duration) {
+        for (k, l) in lines.iter().enumerate() {
+            let p = Progress {
+                multipv: Some(k + 1),
+                depth: l.depth,
+                seldepth: l.seldepth,
+                score: l.score,
+                nodes,
+                elapsed,
+                pv: &l.pv,
+            };
+            if self.detail {
+                self.out.line(&protocol::detail_line(&p, self.height));
+            } else {
+                self.out.line(&protocol::progress_line(&p, self.height));
+            }
+        }
+        if self.detail {
+            if let Some(l) = lines.first() {
+                self.out.line(&protocol::realtime_best_line(l.mv));
+            }
+        }
+    }
+}
+
+/// Runs a job on the engine (on the worker thread).
+fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> Answer {
+    match job {
+        Job::Move {
+            board,
+            limits,
+            exclude,
+        } => {
+            let avoid = !exclude.is_empty()
+                && multipv::candidates(&board, &[])
+                    .iter()
+                    .any(|p| exclude.contains(p));
+            if avoid {
+                // Some candidate moves are excluded: search the others side by side.
+                let lines = multipv::best_lines(
+                    engine,
+                    &board,
+                    1,
+                    &exclude,
+                    &limits,
+                    abort,
+                    &mut |l, n, t| rep.lines(l, n, t),
+                );
+                Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
+            } else {
+                let r = engine.think(&board, &limits, &mut |i| rep.info(i));
+                Answer::Move(r.best)
+            }
+        }
+        Job::NBest {
+            board,
+            limits,
+            n,
+            exclude,
+        } => {
+            let lines = multipv::best_lines(
+                engine,
+                &board,
+                n,
+                &exclude,
+                &limits,
+                abort,
+                &mut |l, nodes, t| rep.lines(l, nodes, t),
+            );
+            Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
+        }
+        Job::Swap2 { board, limits } => {
+            Answer::Swap2(swap2::decide(engine, &board, &limits, abort))
+        }
+    }
+}
+
+/// The state of one protocol session.
+pub struct Session {
+    out: Arc<Output>,
+    engine: Arc<Mutex<Engine>>,
+    stop: Arc<AtomicBool>,
+    game: Option<Game>,
+    rule: Rule,
+    clock: Clock,
+    /// Thinking time used since the last `INFO time_left` (or since the game started if
+    /// the manager sends none).
+    spent_ms: u64,
+    max_depth: Option<i32>,
+    max_nodes: Option<u64>,
+    /// `INFO show_detail`: messages for GUIs that display the engine's thinking.
+    detail: bool,
+    hash: HashSize,
+    /// The table size the current table was made for (it may be smaller, see
+    /// [`allocatable`]); `None` before the first search.
+    table_planned: Option<usize>,
+    /// Search threads asked for (`INFO thread_num`, else every core); fewer run when
+    /// `INFO max_memory` has no room for them (see [`memory_plan`]).
+    threads: usize,
+    /// `INFO` errors waiting for the next other command.
+    errors: Vec<String>,
+    block: Option<Block>,
+    /// The next non-blank line is the argument of an unsupported command.
+    skip_line: bool,
+    /// `YXBLOCK` squares: never our answer if there is another move.
+    excluded: Vec<Pos>,
+}
+
+impl Session {
+    pub fn new(out: Arc<Output>) -> Session {
+        // The table gets its real size before the first search, once the manager has had
+        // the chance to send its memory limit.
+        let engine = Engine::new(BUCKET_BYTES);
+        let stop = engine.stop_flag();
+        Session {
+            out,
+            engine: Arc::new(Mutex::new(engine)),
+            stop,
+            game: None,
+            rule: Rule::Freestyle,
+            clock: Clock::default(),
+            spent_ms: 0,
+            max_depth: None,
+            max_nodes: None,
+            detail: false,
+            hash: HashSize::Default,
+            table_planned: None,
+            // Every core unless the manager says otherwise (INFO thread_num).
+            threads: crate::engine::default_threads(),
+            errors: Vec::new(),
+            block: None,
+            skip_line: false,
+            excluded: Vec::new(),
+        }
+    }
+
+    fn engine(&self) -> std::sync::MutexGuard<'_, Engine> {
+        self.engine.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn reply(&self, line: &str) {
+        self.out.line(line);
+    }
+
+    fn error(&self, message: &str) -> Flow {
+        self.out.line(&format!("ERROR {message}"));
+        Flow::Continue
+    }
+
+    /// Applies one input line.
+    pub fn handle_line(&mut self, line: &str, received: Instant) -> Flow {
+        log::debug!("< {line}");
+        if self.skip_line && !line.trim().is_empty() {
+            self.skip_line = false;
+            return Flow::Continue;
+        }
+        if self.block.is_some() {
+            return self.block_line(line, received);
+        }
+        self.command(protocol::parse(line), received)
+    }
+
+    fn block_line(&mut self, line: &str, received: Instant) -> Flow {
+        match protocol::parse_block_line(line) {
+            BlockLine::Empty => Flow::Continue,
+            BlockLine::Done => match self.block.take() {
+                Some(block) => self.end_block(block, received),
+                None => Flow::Continue,
+            },
+            BlockLine::Stone { x, y, field } => {
+                match &mut self.block {
+                    Some(Block::Board { stones, .. }) => stones.push((x, y, field)),
+                    Some(Block::Swap2 { stones, .. } | Block::Exclude { stones, .. }) => {
+                        stones.push((x, y))
+                    }
+                    _ => {}
+                }
+                Flow::Continue
+            }
+            BlockLine::Bad(message) => match protocol::parse(line) {
+                Command::Unknown(_) | Command::Empty => {
+                    if let Some(slot) = self.block.as_mut().and_then(Block::error_slot) {
+                        slot.get_or_insert(message);
+                    }
+                    Flow::Continue
+                }
+                Command::End => Flow::Quit,
+                cmd => {
+                    // A command before DONE: the block was cut short.
+                    let name = self
+                        .block
+                        .take()
+                        .map(|b| b.name().to_string())
+                        .unwrap_or_default();
+                    self.error(&format!(
+                        "{name} ended by '{}' before DONE; nothing changed",
+                        clean(line.trim())
+                    ));
+                    self.command(cmd, received)
+                }
+            },
+        }
+    }
+
+    fn command(&mut self, cmd: Command, received: Instant) -> Flow {
+        if !matches!(cmd, Command::Info { .. } | Command::Empty) {
+            for e in std::mem::take(&mut self.errors) {
+                self.error(&e);
+            }
+        }
+        match cmd {
+            Command::Empty => Flow::Continue,
+            Command::Start { width, height } => self.start("START", width, height),
+            Command::RectStart { width, height } => self.start("RECTSTART", width, height),
+            Command::Restart => match &self.game {
+                Some(g) => {
+                    let (w, h) = (g.board.width(), g.board.height());
+                    self.new_game(w, h)
+                }
+                None => self.error("RESTART: no game to restart; send START first"),
+            },
+            Command::Begin => match self.game.as_mut() {
+                Some(g) => {
+                    g.me = Some(g.board.side_to_move());
+                    self.think_move(received)
+                }
+                None => self.error("BEGIN: no game; send START first"),
+            },
+            Command::Turn(x, y) => self.turn(x, y, received),
+            Command::Play(x, y) => self.play(x, y),
+            Command::Takeback(x, y) => self.takeback(x, y),
+            Command::Board { think } => {
+                self.block = Some(Block::Board {
+                    think,
+                    stones: Vec::new(),
+                    error: None,
+                });
+                Flow::Continue
+            }
+            Command::Swap2Board => {
+                self.block = Some(Block::Swap2 {
+                    stones: Vec::new(),
+                    error: None,
+                });
+                Flow::Continue
+            }
+            Command::Block { undo } => {
+                self.block = Some(Block::Exclude {
+                    undo,
+                    stones: Vec::new(),
+                    error: None,
+                });
+                Flow::Continue
+            }
+            Command::BlockReset => {
+                self.excluded.clear();
+                Flow::Continue
+            }
+            Command::Info { key, value } => {
+                if let Err(e) = self.info(&key, &value) {
+                    self.errors.push(e);
+                }
+                Flow::Continue
+            }
+            Command::End => Flow::Quit,
+            Command::About => {
+                self.reply(&protocol::about_line(&protocol::ABOUT));
+                Flow::Continue
+            }
+            // Nothing is running: nothing to stop.
+            Command::Stop => Flow::Continue,
+            Command::ShowForbid => self.show_forbid(),
+            Command::HashClear => {
+                self.engine().clear_hash();
+                Flow::Continue
+            }
+            Command::ShowInfo => {
+                let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+                self.reply(&format!(
+                    "MESSAGE {} {}",
+                    protocol::ABOUT.name,
+                    protocol::ABOUT.version
+                ));
+                self.reply(&format!("MESSAGE INFO MAX_THREAD_NUM {threads}"));
+                // Yixin-Board sends INFO hash_size 2^k kilobytes for k up to this.
+                let max_k = (MAX_HASH_BYTES / 1024).ilog2();
+                self.reply(&format!("MESSAGE INFO MAX_HASH_SIZE {max_k}"));
+                Flow::Continue
+            }
+            Command::NBest(n) => self.nbest(n, received),
+            Command::Unsupported {
+                name,
+                block,
+                arg_line,
+            } => {
+                if block {
+                    self.block = Some(Block::Unsupported { name });
+                } else {
+                    self.reply(&format!("UNKNOWN {name} is not supported"));
+                    self.skip_line = arg_line;
+                }
+                Flow::Continue
+            }
+            Command::Malformed { name, reason } => self.error(&format!("{name}: {reason}")),
+            Command::StrayDone => self.error("DONE without BOARD"),
+            Command::Unknown(word) => {
+                self.reply(&format!("UNKNOWN command '{word}'"));
+                Flow::Continue
+            }
+        }
+    }
+
+    fn start(&mut self, name: &str, width: i64, height: i64) -> Flow {
+        let range = MIN_SIZE as i64..=MAX_SIZE as i64;
+        if !range.contains(&width) || !range.contains(&height) {
+            let size = if width == height {
+                width.to_string()
+            } else {
+                format!("{width}x{height}")
+            };
+            return self.error(&format!(
+                "{name}: board size {size} is not supported (sides {MIN_SIZE} to {MAX_SIZE})"
+            ));
+        }
+        self.new_game(width as usize, height as usize)
+    }
+
+    fn new_game(&mut self, width: usize, height: usize) -> Flow {
+        match Board::new(width, height, self.rule) {
+            Ok(b) => {
+                self.game = Some(Game::new(b));
+                if self.clock.left_ms.is_none() {
+                    self.spent_ms = 0;
+                }
+                self.reply("OK");
+                Flow::Continue
+            }
+            Err(e) => self.error(&e),
+        }
+    }
+
+    /// The empty square at `x,y` of the current game, or why there is none.
+    fn free_square(&self, x: i64, y: i64) -> Result<Pos, String> {
+        let g = self.game.as_ref().ok_or("no game; send START first")?;
+        let p = g.board.pos(x, y).ok_or_else(|| {
+            format!(
+                "{x},{y} is outside the {}x{} board",
+                g.board.width(),
+                g.board.height()
+            )
+        })?;
+        if !g.board.is_empty(p) || g.walls.contains(&p) {
+            return Err(format!("{x},{y} is not empty"));
+        }
+        Ok(p)
+    }
+
+    fn turn(&mut self, x: i64, y: i64, received: Instant) -> Flow {
+        let p = match self.free_square(x, y) {
+            Ok(p) => p,
+            Err(e) => return self.error(&format!("TURN: {e}")),
+        };
+        let Some(g) = self.game.as_mut() else {
+            return Flow::Continue;
+        };
+        // Unknown colours (a new game): the opponent is the side to move.
+        let theirs = g.me.map_or(g.board.side_to_move(), Color::opp);
+        g.board.make_color(p, theirs);
+        g.me = Some(theirs.opp());
+        self.think_move(received)
+    }
+
+    fn play(&mut self, x: i64, y: i64) -> Flow {
+        let p = match self.free_square(x, y) {
+            Ok(p) => p,
+            Err(e) => return self.error(&format!("PLAY: {e}")),
+        };
+        let Some(g) = self.game.as_mut() else {
+            return Flow::Continue;
+        };
+        let me = g.my_color();
+        g.board.make_color(p, me);
+        g.me = Some(me);
+        self.reply(&protocol::move_line(p));
+        Flow::Continue
+    }
+
+    fn takeback(&mut self, x: i64, y: i64) -> Flow {
+        let Some(g) = self.game.as_mut() else {
+            return self.error("TAKEBACK: no game; send START first");
+        };
+        let Some(p) = g.board.pos(x, y) else {
+            let (w, h) = (g.board.width(), g.board.height());
+            return self.error(&format!("TAKEBACK: {x},{y} is outside the {w}x{h} board"));
+        };
+        let Some(i) = g.board.history().iter().rposition(|m| m.pos == p) else {
+            return self.error(&format!("TAKEBACK: there is no stone at {x},{y}"));
+        };
+        if i + 1 == g.board.move_count() {
+            g.board.unmake();
+        } else {
+            let color = g.board.history()[i].color;
+            match replay(&g.board, g.board.rule(), Some(i)) {
+                Ok(mut b) => {
+                    b.set_side_to_move(color);
+                    g.board = b;
+                }
+                Err(e) => return self.error(&format!("TAKEBACK: {e}")),
+            }
+        }
+        self.reply("OK");
+        Flow::Continue
+    }
+
+    /// Starts the search for our move in the current game.
+    fn think_move(&mut self, received: Instant) -> Flow {
+        let Some(g) = self.game.as_mut() else {
+            return Flow::Continue;
+        };
+        if g.empty_squares() == 0 {
+            return self.error("no empty square left to play");
+        }
+        let me = g.my_color();
+        g.me = Some(me);
+        g.board.set_side_to_move(me);
+        let board = g.board.clone();
+        let exclude = self.exclusions();
+        let limits = self.limits(received);
+        Flow::Think(Box::new(Job::Move {
+            board,
+            limits,
+            exclude,
+        }))
+    }
+
+    fn nbest(&mut self, n: i64, received: Instant) -> Flow {
+        if n < 1 {
+            return self.error(&format!(
+                "YXNBEST: {n} is not a number of moves (1 or more)"
+            ));
+        }
+        let Some(g) = self.game.as_mut() else {
+            return self.error("YXNBEST: no game; send START first");
+        };
+        if g.empty_squares() == 0 {
+            return self.error("YXNBEST: no empty square left to play");
+        }
+        let me = g.my_color();
+        g.me = Some(me);
+        g.board.set_side_to_move(me);
+        let board = g.board.clone();
+        let exclude = self.exclusions();
+        let limits = self.limits(received);
+        Flow::Think(Box::new(Job::NBest {
+            board,
+            limits,
+            n: n.min(MAX_NBEST) as usize,
+            exclude,
+        }))
+    }
+
+    /// Squares our answer avoids: continuous-game marks and `YXBLOCK` squares.
+    fn exclusions(&self) -> Vec<Pos> {
+        let mut v = self.excluded.clone();
+        if let Some(g) = &self.game {
+            v.extend_from_slice(&g.walls);
+        }
+        v
+    }
+
+    /// Search limits for a move: time from the clock (less the time since the command
+    /// could be read), depth and nodes as set. Also gives the table its configured size
+    /// and the engine its threads.
+    fn limits(&mut self, received: Instant) -> Limits {
+        self.apply_memory();
+        let empty = self.game.as_ref().map_or(0, Game::empty_squares);
+        let left = match self.clock.left_ms {
+            Some(l) => Some(l.saturating_sub(self.spent_ms)),
+            None if self.clock.match_ms > 0 => {
+                Some(self.clock.match_ms.saturating_sub(self.spent_ms))
+            }
+            None => None,
+        };
+        let clock = Clock {
+            left_ms: left,
+            ..self.clock
+        };
+        let mut budget = time::budget(&clock, empty);
+        let waited = received.elapsed();
+        budget.soft = budget.soft.saturating_sub(waited);
+        budget.hard = budget.hard.saturating_sub(waited);
+        Limits {
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+            budget: Some(budget),
+            skip_threats: false,
+        }
+    }
+
+    fn apply_memory(&mut self) {
+        let (want, threads) = memory_plan(self.hash, self.threads);
+        let planned = self.table_planned;
+        let mut e = self.engine();
+        e.set_threads(threads);
+        if planned != Some(want) {
+            // Free the old table before allocating the new one, so both never coexist.
+            e.set_hash_bytes(BUCKET_BYTES);
+            let got = allocatable(want);
+            if got < want {
+                log::warn!("a table of {want} bytes cannot be allocated; using {got} bytes");
+            }
+            e.set_hash_bytes(got);
+            drop(e);
+            self.table_planned = Some(want);
+        }
+    }
+
+    fn info(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let number = || -> Result<i128, String> {
+            value
+                .trim()
+                .parse::<i128>()
+                .map_err(|_| format!("INFO {key}: '{}' is not a number", clean(value)))
+        };
+        let non_negative = || -> Result<u64, String> {
+            let n = number()?;
+            if n < 0 {
+                return Err(format!("INFO {key}: {n} is negative"));
+            }
+            Ok(u64::try_from(n).unwrap_or(u64::MAX))
+        };
+        match key {
+            "timeout_turn" => self.clock.turn_ms = non_negative()?.min(MAX_TIME_MS),
+            "timeout_match" => self.clock.match_ms = non_negative()?.min(MAX_TIME_MS),
+            "time_left" => {
+                self.clock.left_ms = Some(non_negative()?.min(MAX_TIME_MS));
+                self.spent_ms = 0;
+            }
+            "max_memory" => self.hash = HashSize::Memory(non_negative()?),
+            "hash_size" => self.hash = HashSize::Kilobytes(non_negative()?),
+            "game_type" => {
+                let v = number()?;
+                // 0 human opponent, 1 brain, 2 tournament, 3 network tournament: the
+                // engine plays the same way against all of them.
+                if !(0..=3).contains(&v) {
+                    return Err(format!("INFO game_type: {v} is not 0, 1, 2 or 3"));
+                }
+            }
+            "rule" => {
+                let v = number()?;
+                let rule = i64::try_from(v).ok().and_then(Rule::from_info).ok_or_else(|| {
+                    format!("INFO rule: {v} is not a supported rule (0 freestyle, 1 exact five, 2 or 4 renju, 8 caro, 9 caro with exact five)")
+                })?;
+                self.set_rule(rule)?;
+            }
+            // A folder for persistent files: the engine keeps none.
+            "folder" => log::debug!("INFO folder {value}"),
+            "thread_num" => {
+                let v = number()?;
+                if v < 1 {
+                    return Err(format!(
+                        "INFO thread_num: {v} is not a number of threads (1 or more)"
+                    ));
+                }
+                self.threads = v.min(MAX_THREADS) as usize;
+            }
+            "evaluate" => {
+                protocol::parse_pair(value).map_err(|e| format!("INFO evaluate: {e}"))?;
+            }
+            "max_node" => {
+                let v = number()?;
+                self.max_nodes = (v > 0 && v < u64::MAX as i128).then_some(v as u64);
+            }
+            "max_depth" => {
+                let v = number()?;
+                self.max_depth = (v > 0).then_some(v.min(MAX_DEPTH as i128) as i32);
+            }
+            "show_detail" => {
+                let v = number()?;
+                if v < 0 {
+                    return Err(format!("INFO show_detail: {v} is negative"));
+                }
+                self.detail = v != 0;
+            }
+            // Yixin-Board settings with no meaning for this engine.
+            "time_increment" | "caution_factor" | "pondering" | "usedatabase" | "nbestsym"
+            | "nbest_sym" | "checkmate" | "vcthread" | "thread_split_depth" | "start_depth" => {
+                log::debug!("INFO {key} ignored")
+            }
+            _ => log::info!("unknown INFO key '{key}' ignored"),
+        }
+        Ok(())
+    }
+
+    fn set_rule(&mut self, rule: Rule) -> Result<(), String> {
+        if let Some(g) = self.game.as_mut() {
+            if g.board.rule() != rule {
+                g.board = replay(&g.board, rule, None)?;
+            }
+        }
+        self.rule = rule;
+        Ok(())
+    }
+
+    fn show_forbid(&mut self) -> Flow {
+        let Some(g) = &self.game else {
+            return self.error("YXSHOWFORBID: no game; send START first");
+        };
+        let mut b = g.board.clone();
+        let squares: Vec<Pos> = rules::forbidden_squares(&mut b)
+            .into_iter()
+            .filter(|p| !g.walls.contains(p))
+            .collect();
+        self.reply(&protocol::forbid_line(&squares));
+        Flow::Continue
+    }
+
+    fn end_block(&mut self, block: Block, received: Instant) -> Flow {
+        let name = block.name().to_string();
+        match block {
+            Block::Unsupported { name } => {
+                self.reply(&format!("UNKNOWN {name} is not supported"));
+                Flow::Continue
+            }
+            Block::Board { error: Some(e), .. }
+            | Block::Swap2 { error: Some(e), .. }
+            | Block::Exclude { error: Some(e), .. } => {
+                self.error(&format!("{name}: {e}; nothing changed"))
+            }
+            Block::Board {
+                think,
+                stones,
+                error: None,
+            } => match self.position(&stones) {
+                Ok(game) => {
+                    self.game = Some(game);
+                    if think {
+                        self.think_move(received)
+                    } else {
+                        Flow::Continue
+                    }
+                }
+                Err(e) => self.error(&format!("{name}: {e}; nothing changed")),
+            },
+            Block::Swap2 {
+                stones,
+                error: None,
+            } => match self.swap2_position(&stones) {
+                Ok(board) => {
+                    let limits = self.limits(received);
+                    if let Some(g) = self.game.as_mut() {
+                        *g = Game::new(board.clone());
+                    }
+                    Flow::Think(Box::new(Job::Swap2 { board, limits }))
+                }
+                Err(e) => self.error(&format!("{name}: {e}; nothing changed")),
+            },
+            Block::Exclude {
+                undo,
+                stones,
+                error: None,
+            } => {
+                let squares = match self.squares_of(&stones) {
+                    Ok(s) => s,
+                    Err(e) => return self.error(&format!("{name}: {e}; nothing changed")),
+                };
+                for p in squares {
+                    if undo {
+                        self.excluded.retain(|&q| q != p);
+                    } else if !self.excluded.contains(&p) {
+                        self.excluded.push(p);
+                    }
+                }
+                Flow::Continue
+            }
+        }
+    }
+
+    /// Squares of the current board from a list of coordinates.
+    fn squares_of(&self, stones: &[(i64, i64)]) -> Result<Vec<Pos>, String> {
+        let g = self.game.as_ref().ok_or("no game; send START first")?;
+        stones
+            .iter()
+            .map(|&(x, y)| {
+                g.board.pos(x, y).ok_or_else(|| {
+                    format!(
+                        "{x},{y} is outside the {}x{} board",
+                        g.board.width(),
+                        g.board.height()
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// The game a `BOARD` block describes. Field 1 marks our stones, 2 the opponent's,
+    /// 3 continuous-game marks (squares nobody may play). Black is the side with more
+    /// stones, or we are when both have as many; we are to move. Stones are placed in the
+    /// order given, so under renju (where the manager sends them in move order) the
+    /// board's history is the game's.
+    fn position(&self, stones: &[(i64, i64, Option<i64>)]) -> Result<Game, String> {
+        let g = self.game.as_ref().ok_or("no game; send START first")?;
+        let (w, h) = (g.board.width(), g.board.height());
+        let mut board = Board::new(w, h, self.rule)?;
+        let mut seen: Vec<Pos> = Vec::with_capacity(stones.len());
+        let mut placed: Vec<(Pos, i64)> = Vec::with_capacity(stones.len());
+        for &(x, y, field) in stones {
+            let p = board
+                .pos(x, y)
+                .ok_or_else(|| format!("{x},{y} is outside the {w}x{h} board"))?;
+            let f = match field {
+                Some(f @ 1..=3) => f,
+                Some(f) => return Err(format!("{x},{y},{f}: the field must be 1, 2 or 3")),
+                None => {
+                    return Err(format!(
+                        "{x},{y}: the field is missing (expected x,y,field)"
+                    ))
+                }
+            };
+            if seen.contains(&p) {
+                return Err(format!("{x},{y} is given twice"));
+            }
+            seen.push(p);
+            placed.push((p, f));
+        }
+        let own = placed.iter().filter(|s| s.1 == 1).count();
+        let theirs = placed.iter().filter(|s| s.1 == 2).count();
+        let me = if own >= theirs {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let mut walls = Vec::new();
+        for &(p, f) in &placed {
+            match f {
+                1 => board.make_color(p, me),
+                2 => board.make_color(p, me.opp()),
+                _ => walls.push(p),
+            }
+        }
+        board.set_side_to_move(me);
+        Ok(Game {
+            board,
+            me: Some(me),
+            walls,
+        })
+    }
+
+    /// The board a `SWAP2BOARD` block describes: 0, 3 or 5 stones, black first, colours
+    /// alternating.
+    fn swap2_position(&self, stones: &[(i64, i64)]) -> Result<Board, String> {
+        let squares = self.squares_of(stones)?;
+        if ![0, 3, 5].contains(&squares.len()) {
+            return Err(format!(
+                "{} stones given; swap2 needs 0, 3 or 5",
+                squares.len()
+            ));
+        }
+        let g = self.game.as_ref().ok_or("no game; send START first")?;
+        let mut board = Board::new(g.board.width(), g.board.height(), self.rule)?;
+        for (p, &(x, y)) in squares.iter().zip(stones) {
+            if !board.is_empty(*p) {
+                return Err(format!("{x},{y} is given twice"));
+            }
+            board.make(*p);
+        }
+        Ok(board)
+    }
+
+    /// Runs a job on a worker thread while reading input: `END` quits at once, `STOP`
+    /// and `YXSTOP` stop the search, other lines wait in `queue`.
+    fn run_job(
+        &mut self,
+        job: Box<Job>,
+        rx: &Receiver<Event>,
+        tx: &Sender<Event>,
+        queue: &mut VecDeque<(String, Instant)>,
+        eof: &mut bool,
+    ) -> Flow {
+        let started = Instant::now();
+        let abort = Arc::new(AtomicBool::new(false));
+        let height = self.game.as_ref().map_or(15, |g| g.board.height());
+        let reporter = Reporter {
+            out: self.out.clone(),
+            detail: self.detail,
+            height,
+        };
+        let fallback = job.failed();
+        let worker = {
+            let engine = self.engine.clone();
+            let abort = abort.clone();
+            let tx = tx.clone();
+            move || {
+                let failed = job.failed();
+                let answer = catch_unwind(AssertUnwindSafe(|| {
+                    let mut e = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                    work(&mut e, *job, &reporter, &abort)
+                }))
+                .unwrap_or_else(|_| {
+                    log::error!("the search failed; answering with a fallback");
+                    failed
+                });
+                let _ = tx.send(Event::Done(answer));
+            }
+        };
+        let spawned = std::thread::Builder::new()
+            .name("fivefold-search".into())
+            .stack_size(SEARCH_STACK_BYTES)
+            .spawn(worker);
+        if let Err(e) = spawned {
+            log::error!("cannot start the search thread: {e}");
+            self.finish(fallback, started);
+            return Flow::Continue;
+        }
+        loop {
+            let event = if abort.load(Ordering::SeqCst) {
+                match rx.recv_timeout(STOP_REPEAT) {
+                    Ok(ev) => ev,
+                    Err(RecvTimeoutError::Timeout) => {
+                        self.stop.store(true, Ordering::SeqCst);
+                        continue;
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return Flow::Quit,
+                }
+            } else {
+                match rx.recv() {
+                    Ok(ev) => ev,
+                    Err(_) => return Flow::Quit,
+                }
+            };
+            match event {
+                Event::Line(line, at) => match protocol::parse(&line) {
+                    Command::End => {
+                        self.stop.store(true, Ordering::SeqCst);
+                        return Flow::Quit;
+                    }
+                    Command::Stop => {
+                        abort.store(true, Ordering::SeqCst);
+                        self.stop.store(true, Ordering::SeqCst);
+                    }
+                    _ => queue.push_back((line, at)),
+                },
+                Event::Eof => *eof = true,
+                Event::Done(answer) => {
+                    self.finish(answer, started);
+                    // Managers wait for an answer before they send the next move, so lines
+                    // that came during the search are a script's: their time starts now.
+                    let now = Instant::now();
+                    for item in queue.iter_mut() {
+                        item.1 = now;
+                    }
+                    return Flow::Continue;
+                }
+            }
+        }
+    }
+
+    /// Writes a job's answer and plays it on the board.
+    fn finish(&mut self, answer: Answer, started: Instant) {
+        self.spent_ms = self
+            .spent_ms
+            .saturating_add(started.elapsed().as_millis() as u64);
+        match answer {
+            Answer::Move(p) => self.play_own(p),
+            Answer::Swap2(Ok(reply)) => self.apply_swap2(reply),
+            Answer::Swap2(Err(e)) => {
+                self.error(&format!("SWAP2BOARD: {e}"));
+            }
+        }
+    }
+
+    /// Plays our move: `p` if it is legal for us, else the best legal square we can find.
+    fn play_own(&mut self, p: Pos) {
+        let exclude = self.exclusions();
+        let Some(g) = self.game.as_mut() else { return };
+        let me = g.my_color();
+        match legal_or_fallback(g, p, me, &exclude) {
+            Some(q) => {
+                g.board.make_color(q, me);
+                g.me = Some(me);
+                self.reply(&protocol::move_line(q));
+            }
+            None => {
+                self.error("no empty square left to play");
+            }
+        }
+    }
+
+    fn apply_swap2(&mut self, reply: swap2::Reply) {
+        let Some(g) = self.game.as_mut() else { return };
+        let stones: Vec<Pos> = match reply {
+            swap2::Reply::Opening(s) => s.to_vec(),
+            swap2::Reply::Swap => Vec::new(),
+            swap2::Reply::Stone(p) => vec![p],
+            swap2::Reply::Two(a, b) => vec![a, b],
+        };
+        // The squares come from searches of this board; check them all the same.
+        let mut check = g.board.clone();
+        for &p in &stones {
+            let legal = on_board(&check, p) && check.is_empty(p) && rules::is_legal(&mut check, p);
+            if !legal {
+                self.error("SWAP2BOARD: the engine chose an illegal square");
+                return;
+            }
+            check.make(p);
+        }
+        g.board = check;
+        g.me = match reply {
+            swap2::Reply::Swap => Some(Color::Black),
+            swap2::Reply::Stone(_) => Some(Color::White),
+            _ => None,
+        };
+        self.reply(&reply.line());
+    }
+}
+
+/// `p` if it is a legal move for `me` in `g` and not excluded; otherwise the first legal
+/// square from the move generator's candidates, then from the whole board (nearest the
+/// centre first), relaxing the exclusions and finally the renju fouls only if nothing
+/// else is left. `None` when the board has no empty square.
+fn legal_or_fallback(g: &mut Game, p: Pos, me: Color, exclude: &[Pos]) -> Option<Pos> {
+    let walls = g.walls.clone();
+    let b = &mut g.board;
+    b.set_side_to_move(me);
+    let usable = |b: &mut Board, q: Pos, avoid: &[Pos], fouls: bool| {
+        on_board(b, q)
+            && b.is_empty(q)
+            && !walls.contains(&q)
+            && !avoid.contains(&q)
+            && (!fouls || me != Color::Black || !rules::is_forbidden(b, q))
+    };
+    if usable(b, p, exclude, true) {
+        return Some(p);
+    }
+    log::warn!("the search answered {p:?}, which is not a legal move here; choosing another");
+    let centre = b.center();
+    let mut squares: Vec<Pos> = multipv::candidates(b, exclude);
+    let mut rest: Vec<Pos> = b.squares().collect();
+    rest.sort_by_key(|q| {
+        (
+            q.x().abs_diff(centre.x()).max(q.y().abs_diff(centre.y())),
+            q.idx(),
+        )
+    });
+    squares.extend(rest);
+    for (avoid, fouls) in [(exclude, true), (&[][..], true), (&[][..], false)] {
+        if let Some(&q) = squares.iter().find(|&&q| usable(b, q, avoid, fouls)) {
+            return Some(q);
+        }
+    }
+    None
+}
+
+/// Reads input lines into the channel until the end of input.
+fn read_lines<R: Read>(input: R, tx: &Sender<Event>) {
+    let mut reader = BufReader::new(input);
+    let mut line: Vec<u8> = Vec::new();
+    let send = |line: &[u8]| -> bool {
+        let text = String::from_utf8_lossy(line);
+        text.split('\r').all(|part| {
+            tx.send(Event::Line(part.to_string(), Instant::now()))
+                .is_ok()
+        })
+    };
+    loop {
+        let (used, end) = match reader.fill_buf() {
+            Ok([]) => break,
+            Ok(buf) => {
+                let (chunk, used, end) = match buf.iter().position(|&c| c == b'\n') {
+                    Some(i) => (&buf[..i], i + 1, true),
+                    None => (buf, buf.len(), false),
+                };
+                let room = MAX_LINE_BYTES.saturating_sub(line.len());
+                line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                (used, end)
+            }
+            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+            Err(e) => {
+                log::warn!("cannot read input: {e}");
+                break;
+            }
+        };
+        reader.consume(used);
+        if end {
+            if !send(&line) {
+                return;
+            }
+            line.clear();
+        }
+    }
+    if !line.is_empty() {
+        send(&line);
+    }
+    let _ = tx.send(Event::Eof);
+}
+
+/// Runs the protocol on `input` and `output` until `END`, the end of input, or a failed
+/// write. Returns when the session is over (a search still running is abandoned).
+pub fn run<R, W>(input: R, output: W) -> Result<()>
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let out = Arc::new(Output::new(Box::new(output)));
+    let (tx, rx) = mpsc::channel::<Event>();
+    {
+        let tx = tx.clone();
+        std::thread::Builder::new()
+            .name("fivefold-input".into())
+            .spawn(move || read_lines(input, &tx))?;
+    }
+    let mut session = Session::new(out.clone());
+    let mut queue: VecDeque<(String, Instant)> = VecDeque::new();
+    let mut eof = false;
+    loop {
+        if out.is_broken() {
+            log::info!("output closed; exiting");
+            return Ok(());
+        }
+        let (line, received) = match queue.pop_front() {
+            Some(item) => item,
+            None if eof => return Ok(()),
+            None => match rx.recv() {
+                Ok(Event::Line(line, at)) => (line, at),
+                Ok(Event::Eof) | Err(_) => {
+                    eof = true;
+                    continue;
+                }
+                // Only a running job sends answers, and run_job receives them.
+                Ok(Event::Done(_)) => continue,
+            },
+        };
+        match session.handle_line(&line, received) {
+            Flow::Continue => {}
+            Flow::Quit => return Ok(()),
+            Flow::Think(job) => {
+                if let Flow::Quit = session.run_job(job, &rx, &tx, &mut queue, &mut eof) {
+                    return Ok(());
+                }
+            }
+        }
+    }
+}
+
+/// Runs the protocol on standard input and output.
+pub fn run_stdio() -> Result<()> {
+    run(std::io::stdin(), std::io::stdout())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn memory_limits_the_table() {
+        assert_eq!(hash_bytes(HashSize::Default), DEFAULT_HASH_BYTES);
+        assert_eq!(hash_bytes(HashSize::Memory(0)), DEFAULT_HASH_BYTES);
+        let m = 350u64 << 20;
+        let b = hash_bytes(HashSize::Memory(m)) as u64;
+        assert!(b + RESERVED_BYTES <= m * 7 / 10 + 1);
+        assert!(b >= m / 2);
+        assert_eq!(hash_bytes(HashSize::Memory(1 << 20)) as u64, MIN_HASH_BYTES);
+        assert_eq!(hash_bytes(HashSize::Kilobytes(1024)), 1 << 20);
+        assert_eq!(
+            hash_bytes(HashSize::Kilobytes(u64::MAX)) as u64,
+            MAX_HASH_BYTES
+        );
+    }
+
+    #[test]
+    fn memory_limits_the_threads() {
+        // Other settings keep the threads.
+        assert_eq!(memory_plan(HashSize::Default, 64), (DEFAULT_HASH_BYTES, 64));
+        assert_eq!(memory_plan(HashSize::Kilobytes(1024), 8), (1 << 20, 8));
+        assert_eq!(memory_plan(HashSize::Memory(0), 0), (DEFAULT_HASH_BYTES, 1));
+        // One thread: the table of hash_bytes.
+        let m = 350u64 << 20;
+        assert_eq!(
+            memory_plan(HashSize::Memory(m), 1),
+            (hash_bytes(HashSize::Memory(m)), 1)
+        );
+        // Too little memory for more than one thread.
+        assert_eq!(
+            memory_plan(HashSize::Memory(20 << 20), 64),
+            (MIN_HASH_BYTES as usize, 1)
+        );
+        // Threads take at most half of what is left after the reserve; all fits the limit.
+        for (m, asked) in [
+            (64u64 << 20, 128),
+            (64 << 20, 4),
+            (350 << 20, 64),
+            (1 << 30, 512),
+        ] {
+            let (table, threads) = memory_plan(HashSize::Memory(m), asked);
+            let usable = m / 100 * MEMORY_SHARE_PERCENT - RESERVED_BYTES;
+            assert!(threads >= 1 && threads <= asked);
+            assert!(
+                (threads as u64 - 1) * THREAD_BYTES <= usable / 2,
+                "{m} {asked}: {threads} threads"
+            );
+            assert!(
+                table as u64 + (threads as u64 - 1) * THREAD_BYTES <= usable,
+                "{m} {asked}: {table}"
+            );
+            assert!(
+                table as u64 >= usable / 2 - THREAD_BYTES,
+                "{m} {asked}: the table gets the rest"
+            );
+        }
+        assert_eq!(memory_plan(HashSize::Memory(64 << 20), 4).1, 4);
+        assert!(memory_plan(HashSize::Memory(64 << 20), 128).1 < 40);
+    }
+
+    #[test]
+    fn a_table_too_large_to_allocate_is_halved() {
+        assert_eq!(allocatable(1 << 20), 1 << 20);
+        // More than any address space: halved until an allocation succeeds.
+        let b = allocatable(usize::MAX);
+        assert!(b < usize::MAX && b >= MIN_HASH_BYTES as usize);
+    }
+
+    #[test]
+    fn fallback_avoids_fouls_walls_and_exclusions() {
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        b.make(Pos::new(7, 7));
+        let mut g = Game::new(b);
+        g.walls.push(Pos::new(7, 8));
+        // Pos::NONE and a padding square are not moves.
+        let q = legal_or_fallback(&mut g, Pos::NONE, Color::White, &[]).unwrap();
+        assert!(g.board.is_empty(q) && q != Pos::new(7, 8));
+        let q = legal_or_fallback(&mut g, Pos(3), Color::White, &[]).unwrap();
+        assert!(on_board(&g.board, q));
+        // An excluded square is replaced while another exists.
+        let ex = [Pos::new(8, 8)];
+        assert_ne!(
+            legal_or_fallback(&mut g, Pos::new(8, 8), Color::White, &ex),
+            Some(Pos::new(8, 8))
+        );
+        assert_eq!(
+            legal_or_fallback(&mut g, Pos::new(8, 8), Color::White, &[]),
+            Some(Pos::new(8, 8))
+        );
+    }
+
+    #[test]
+    fn session_without_io() {
+        let out = Arc::new(Output::new(Box::new(std::io::sink())));
+        let mut s = Session::new(out);
+        let now = Instant::now();
+        assert!(matches!(s.handle_line("START 15", now), Flow::Continue));
+        assert!(
+            matches!(s.handle_line("TURN 7,7", now), Flow::Think(j) if matches!(*j, Job::Move { .. }))
+        );
+        let g = s.game.as_ref().unwrap();
+        assert_eq!(g.me, Some(Color::White));
+        assert_eq!(g.board.stone(Pos::new(7, 7)), Some(Color::Black));
+        // Bad input leaves the game alone.
+        for l in [
+            "TURN 7,7",
+            "TURN 15,0",
+            "TURN x",
+            "TAKEBACK 1,1",
+            "PLAY -1,2",
+        ] {
+            assert!(matches!(s.handle_line(l, now), Flow::Continue), "{l}");
+            assert_eq!(s.game.as_ref().unwrap().board.move_count(), 1, "{l}");
+        }
+        assert!(matches!(s.handle_line("END", now), Flow::Quit));
+    }
+}

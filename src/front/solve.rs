@@ -1,0 +1,401 @@
+//! `pbrain-fivefold solve`: runs the threat-space solver on one position, or on a file of
+//! puzzles for benchmark figures.
+//!
+//! ```text
+//! pbrain-fivefold solve --moves "h8 i9 h9 ..." [--rule renju] [--size 15] [--vct] [--json]
+//! pbrain-fivefold solve --moves "..." --vcf-threats  # a VCT whose quiet moves may threaten a VCF
+//! pbrain-fivefold solve --file position.txt [--tomove black|white] ...
+//! pbrain-fivefold solve --moves "..." --defend      # replies to the opponent's VCF
+//! pbrain-fivefold solve --suite ../shared/puzzles/win.txt
+//! ```
+//!
+//! Moves are given in game order, black first, as `h8` or `7,7`. A file holds a diagram
+//! (see [`Board::from_diagram`]); its side to move follows from the stone counts unless
+//! `--tomove` says otherwise.
+
+use crate::core::board::Board;
+use crate::core::notation::{parse_moves, square_name, xy};
+use crate::core::types::{Color, Pos, Rule};
+use crate::engine::threat::{Stats, ThreatSolver};
+use anyhow::{anyhow, bail, Context, Result};
+use std::time::{Duration, Instant};
+
+/// Default ply limit of a VCF (the five included): no practical VCF is longer.
+pub const VCF_PLIES: usize = 225;
+/// Default ply limit of a VCT.
+pub const VCT_PLIES: usize = 35;
+/// Default node limits.
+pub const VCF_NODES: u64 = 10_000_000;
+pub const VCT_NODES: u64 = 2_000_000;
+
+const USAGE: &str = "usage: pbrain-fivefold solve (--moves \"h8 i9 ...\" | --file DIAGRAM | --suite PUZZLES) \
+[--rule freestyle|exact5|renju|caro|caro-exact5|N] [--size N] [--tomove black|white] [--vct] [--vcf-threats] [--defend] \
+[--max-plies N] [--nodes N] [--json]";
+
+struct Options {
+    moves: Option<String>,
+    file: Option<String>,
+    suite: Option<String>,
+    rule: Rule,
+    size: usize,
+    tomove: Option<Color>,
+    vct: bool,
+    vcf_threats: bool,
+    defend: bool,
+    max_plies: Option<usize>,
+    nodes: Option<u64>,
+    json: bool,
+}
+
+fn parse_options(args: &[String]) -> Result<Options> {
+    let mut o = Options {
+        moves: None,
+        file: None,
+        suite: None,
+        rule: Rule::Freestyle,
+        size: 15,
+        tomove: None,
+        vct: false,
+        vcf_threats: false,
+        defend: false,
+        max_plies: None,
+        nodes: None,
+        json: false,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| -> Result<String> {
+            it.next()
+                .cloned()
+                .ok_or_else(|| anyhow!("{name} needs a value\n{USAGE}"))
+        };
+        match a.as_str() {
+            "--moves" => o.moves = Some(value("--moves")?),
+            "--file" => o.file = Some(value("--file")?),
+            "--suite" => o.suite = Some(value("--suite")?),
+            "--rule" => {
+                let v = value("--rule")?;
+                o.rule = Rule::parse(&v).ok_or_else(|| anyhow!("unknown rule '{v}'"))?;
+            }
+            "--size" => {
+                let v = value("--size")?;
+                o.size = v
+                    .parse()
+                    .map_err(|_| anyhow!("--size: '{v}' is not a number"))?;
+            }
+            "--tomove" => {
+                let v = value("--tomove")?;
+                o.tomove = Some(match v.to_ascii_lowercase().as_str() {
+                    "black" | "b" | "x" => Color::Black,
+                    "white" | "w" | "o" => Color::White,
+                    _ => bail!("--tomove: '{v}' is not black or white"),
+                });
+            }
+            "--max-plies" => {
+                let v = value("--max-plies")?;
+                o.max_plies = Some(
+                    v.parse()
+                        .map_err(|_| anyhow!("--max-plies: '{v}' is not a number"))?,
+                );
+            }
+            "--nodes" => {
+                let v = value("--nodes")?;
+                o.nodes = Some(
+                    v.parse()
+                        .map_err(|_| anyhow!("--nodes: '{v}' is not a number"))?,
+                );
+            }
+            "--vct" => o.vct = true,
+            "--vcf-threats" => {
+                o.vct = true;
+                o.vcf_threats = true;
+            }
+            "--defend" => o.defend = true,
+            "--json" => o.json = true,
+            "-h" | "--help" => bail!("{USAGE}"),
+            other => bail!("unknown option '{other}'\n{USAGE}"),
+        }
+    }
+    let sources =
+        o.moves.is_some() as usize + o.file.is_some() as usize + o.suite.is_some() as usize;
+    if sources != 1 {
+        bail!("give exactly one of --moves, --file, --suite\n{USAGE}");
+    }
+    Ok(o)
+}
+
+/// Runs the `solve` subcommand.
+pub fn run(args: &[String]) -> Result<()> {
+    let o = parse_options(args)?;
+    if let Some(path) = &o.suite {
+        return run_suite(path, &o);
+    }
+    let mut b = if let Some(m) = &o.moves {
+        let moves = parse_moves(m, o.size, o.size).map_err(|e| anyhow!("--moves: {e}"))?;
+        crate::io::position::board_from_moves(&moves, o.size, o.size, o.rule)?
+    } else {
+        let path = o.file.as_deref().unwrap_or_default();
+        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+        Board::from_diagram(&text, o.rule).map_err(|e| anyhow!("{path}: {e}"))?
+    };
+    if let Some(c) = o.tomove {
+        b.set_side_to_move(c);
+    }
+    if let Some(c) = b.winner() {
+        bail!("the game is over: {} made five", c.name());
+    }
+    let me = b.side_to_move();
+    let h = b.height();
+    let mut solver = ThreatSolver::new();
+    solver.set_vcf_threats(o.vcf_threats);
+    if o.defend {
+        let plies = o.max_plies.unwrap_or(VCF_PLIES);
+        let nodes = o.nodes.unwrap_or(VCF_NODES);
+        let t = Instant::now();
+        let d = solver.vcf_defences(&mut b, plies, nodes);
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        let names = |v: &[Pos]| v.iter().map(|&p| square_name(p, h)).collect::<Vec<_>>();
+        if o.json {
+            let list = d
+                .as_deref()
+                .map(|v| json_list(&names(v)))
+                .unwrap_or_else(|| "null".into());
+            crate::outln!(
+                "{{\"tomove\":\"{}\",\"opponent_vcf\":{},\"defences\":{list},\"time_ms\":{ms:.3}}}",
+                me.name(),
+                d.is_some()
+            );
+        } else {
+            crate::outln!(
+                "position: {}x{} {}, {} to move",
+                b.width(),
+                h,
+                b.rule().name(),
+                me.name()
+            );
+            match d {
+                None => crate::outln!("opponent VCF: no (nothing to defend against)"),
+                Some(v) => {
+                    crate::outln!("opponent VCF: yes");
+                    crate::outln!("defences ({}): {}", v.len(), names(&v).join(" "));
+                }
+            }
+            crate::outln!("time: {ms:.1}ms");
+        }
+        return Ok(());
+    }
+    let kind = if o.vct { "VCT" } else { "VCF" };
+    let t = Instant::now();
+    let line = if o.vct {
+        solver.vct(
+            &mut b,
+            o.max_plies.unwrap_or(VCT_PLIES),
+            o.nodes.unwrap_or(VCT_NODES),
+            None,
+        )
+    } else {
+        solver.vcf(
+            &mut b,
+            o.max_plies.unwrap_or(VCF_PLIES),
+            o.nodes.unwrap_or(VCF_NODES),
+        )
+    };
+    let elapsed = t.elapsed();
+    let stats = solver.stats();
+    print_result(&b, kind, line.as_deref(), stats, elapsed, o.json);
+    Ok(())
+}
+
+fn json_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| format!("\"{s}\"")).collect();
+    format!("[{}]", quoted.join(","))
+}
+
+fn move_name(p: Pos, h: usize) -> String {
+    if p.is_none() {
+        "any".into()
+    } else {
+        square_name(p, h)
+    }
+}
+
+fn move_xy(p: Pos) -> String {
+    if p.is_none() {
+        "any".into()
+    } else {
+        xy(p)
+    }
+}
+
+fn print_result(
+    b: &Board,
+    kind: &str,
+    line: Option<&[Pos]>,
+    stats: Stats,
+    elapsed: Duration,
+    json: bool,
+) {
+    let h = b.height();
+    let ms = elapsed.as_secs_f64() * 1000.0;
+    let verdict = match (line.is_some(), stats.aborted) {
+        (true, _) => "yes",
+        (false, false) => "no",
+        (false, true) => "unknown",
+    };
+    let names: Vec<String> = line
+        .unwrap_or_default()
+        .iter()
+        .map(|&p| move_name(p, h))
+        .collect();
+    let xys: Vec<String> = line
+        .unwrap_or_default()
+        .iter()
+        .map(|&p| move_xy(p))
+        .collect();
+    if json {
+        crate::outln!(
+            "{{\"kind\":\"{}\",\"rule\":\"{}\",\"size\":{},\"tomove\":\"{}\",\"result\":\"{verdict}\",\
+\"line\":{},\"line_xy\":{},\"plies\":{},\"nodes\":{},\"time_ms\":{ms:.3}}}",
+            kind.to_ascii_lowercase(),
+            b.rule().name(),
+            b.width(),
+            b.side_to_move().name(),
+            json_list(&names),
+            json_list(&xys),
+            names.len(),
+            stats.nodes
+        );
+        return;
+    }
+    crate::outln!(
+        "position: {}x{} {}, {} to move",
+        b.width(),
+        h,
+        b.rule().name(),
+        b.side_to_move().name()
+    );
+    match verdict {
+        "unknown" => crate::outln!("{kind}: unknown (node limit reached)"),
+        v => crate::outln!("{kind}: {v}"),
+    }
+    if line.is_some() {
+        crate::outln!("sequence: {}", names.join(" "));
+        crate::outln!("sequence (x,y): {}", xys.join(" "));
+        crate::outln!("plies: {}", names.len());
+    }
+    crate::outln!("nodes: {}", stats.nodes);
+    crate::outln!("time: {ms:.1}ms");
+    if stats.nodes > 0 && ms > 0.0 {
+        crate::outln!("nodes/s: {:.0}", stats.nodes as f64 / elapsed.as_secs_f64());
+    }
+}
+
+pub use crate::tools::puzzles::{parse_puzzles, Puzzle};
+
+#[derive(Default)]
+struct Tally {
+    total: usize,
+    solved: usize,
+    wrong: usize,
+    time: Duration,
+    nodes: u64,
+}
+
+fn run_suite(path: &str, o: &Options) -> Result<()> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let puzzles = parse_puzzles(&text)?;
+    let mut solver = ThreatSolver::new();
+    solver.set_vcf_threats(o.vcf_threats);
+    let (mut vcf, mut vct, mut leaf) = (Tally::default(), Tally::default(), Tally::default());
+    for pz in &puzzles {
+        let is_vct = match pz.kind.as_str() {
+            "vcf" => false,
+            "vct" => true,
+            _ => continue,
+        };
+        let mut b = pz.board()?;
+        // Each puzzle starts from an empty table, so times do not depend on the order.
+        solver.clear();
+        let t = Instant::now();
+        let line = if is_vct {
+            solver.vct(
+                &mut b,
+                o.max_plies.unwrap_or(VCT_PLIES),
+                o.nodes.unwrap_or(VCT_NODES),
+                None,
+            )
+        } else {
+            solver.vcf(
+                &mut b,
+                o.max_plies.unwrap_or(VCF_PLIES),
+                o.nodes.unwrap_or(VCF_NODES),
+            )
+        };
+        let el = t.elapsed();
+        let st = solver.stats();
+        let tally = if is_vct { &mut vct } else { &mut vcf };
+        tally.total += 1;
+        tally.time += el;
+        tally.nodes += st.nodes;
+        let h = b.height();
+        let verdict = match &line {
+            Some(l) if pz.is_good(l[0]) => {
+                tally.solved += 1;
+                format!("solved {} ({} plies)", square_name(l[0], h), l.len())
+            }
+            Some(l) => {
+                tally.wrong += 1;
+                format!("WRONG first move {} (not in good=)", square_name(l[0], h))
+            }
+            None if st.aborted => "not found (limit)".to_string(),
+            None => "not found (searched out)".to_string(),
+        };
+        crate::outln!(
+            "{:<6} {} {:<11} {:>9} nodes {:>9.1}ms  {verdict}",
+            pz.id,
+            pz.kind,
+            pz.rule.name(),
+            st.nodes,
+            el.as_secs_f64() * 1000.0
+        );
+        if is_vct {
+            // A VCF search that finds nothing explores every four: the throughput of the
+            // VCF as the main search would call it at a leaf.
+            solver.clear();
+            let t = Instant::now();
+            let found = solver.has_vcf(&mut b, o.max_plies.unwrap_or(VCF_PLIES), VCF_NODES);
+            leaf.time += t.elapsed();
+            leaf.nodes += solver.stats().nodes;
+            leaf.total += 1;
+            leaf.solved += found as usize;
+        }
+    }
+    for (name, t) in [("VCF", &vcf), ("VCT", &vct)] {
+        if t.total == 0 {
+            continue;
+        }
+        let secs = t.time.as_secs_f64();
+        crate::outln!(
+            "{name}: solved {}/{} ({:.0}%), wrong {}, mean time {:.1}ms, mean nodes {:.0}, {:.2} M nodes/s",
+            t.solved,
+            t.total,
+            100.0 * t.solved as f64 / t.total as f64,
+            t.wrong,
+            1000.0 * secs / t.total as f64,
+            t.nodes as f64 / t.total as f64,
+            if secs > 0.0 { t.nodes as f64 / secs / 1e6 } else { 0.0 }
+        );
+    }
+    if leaf.total > 0 {
+        let secs = leaf.time.as_secs_f64();
+        crate::outln!(
+            "VCF search on the VCT puzzles: {} found of {}, mean time {:.2}ms, mean nodes {:.0}, {:.2} M nodes/s",
+            leaf.solved,
+            leaf.total,
+            1000.0 * secs / leaf.total as f64,
+            leaf.nodes as f64 / leaf.total as f64,
+            if secs > 0.0 { leaf.nodes as f64 / secs / 1e6 } else { 0.0 }
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,11 @@
+//! The tools that measure and train the engine: the fixed-depth benchmark and its node
+//! signature ([`bench`](mod@bench)), games between search settings ([`selfplay`]), balanced openings
+//! for match runners ([`openings`]), fitting the evaluation weights ([`tune`]), puzzle
+//! suites ([`puzzles`]) and what recorded players' moves make and block ([`style`]).
+
+pub mod bench;
+pub mod openings;
+pub mod puzzles;
+pub mod selfplay;
+pub mod style;
+pub mod tune;

@@ -1,0 +1,319 @@
+//! In-process games between two players, refereed with the board: used to compare
+//! search settings quickly, to check the search against a one-ply greedy player, and to
+//! produce positions with game outcomes for tuning the evaluation.
+//!
+//! Matches against other engines go through the protocol and a real match runner
+//! (see `scripts/`); this module only ever plays Fivefold against itself.
+
+use crate::core::board::Board;
+use crate::core::eval;
+use crate::core::rules;
+use crate::core::types::{Color, Pos, Rule};
+use crate::engine::movegen;
+use crate::engine::search::{Limits, Params, Searcher};
+use crate::engine::time::Budget;
+use crate::engine::tt::Tt;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// A player: how it limits its search, and its search settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Player {
+    pub limit: Limit,
+    pub params: Params,
+}
+
+/// How a player chooses its moves.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Limit {
+    /// Full search to a fixed depth.
+    Depth(i32),
+    /// Full search with a fixed time per move (milliseconds).
+    Time(u64),
+    /// Full search with a node limit per move.
+    Nodes(u64),
+    /// One ply: the legal move whose resulting position the evaluation likes best
+    /// (a five if there is one).
+    Greedy,
+}
+
+impl Player {
+    pub fn new(limit: Limit) -> Player {
+        Player {
+            limit,
+            params: Params::default(),
+        }
+    }
+
+    /// Parses `depth=N`, `time=MS`, `nodes=N` or `greedy`, optionally followed by search
+    /// parameters: `nodes=20000,lmr=0` (see [`Params::apply`]).
+    pub fn parse(s: &str) -> Option<Player> {
+        let (head, rest) = s.split_once(',').unwrap_or((s, ""));
+        let limit = if head == "greedy" {
+            Limit::Greedy
+        } else {
+            let (k, v) = head.split_once('=')?;
+            match k {
+                "depth" => Limit::Depth(v.parse().ok()?),
+                "time" => Limit::Time(v.parse().ok()?),
+                "nodes" => Limit::Nodes(v.parse().ok()?),
+                _ => return None,
+            }
+        };
+        let mut params = Params::default();
+        params.apply(rest).ok()?;
+        Some(Player { limit, params })
+    }
+}
+
+/// One side's engine state across a game.
+struct Side {
+    player: Player,
+    searcher: Searcher,
+}
+
+impl Side {
+    fn new(player: Player) -> Side {
+        let tt = Arc::new(Tt::new(16 << 20));
+        let mut searcher = Searcher::new(tt, Arc::new(AtomicBool::new(false)));
+        searcher.params = player.params.clone();
+        Side { player, searcher }
+    }
+
+    fn choose(&mut self, b: &Board) -> Pos {
+        let limits = match self.player.limit {
+            Limit::Greedy => return greedy_move(b),
+            Limit::Depth(d) => Limits {
+                max_depth: Some(d),
+                ..Limits::default()
+            },
+            Limit::Time(ms) => Limits {
+                budget: Some(Budget {
+                    soft: Duration::from_millis(ms),
+                    hard: Duration::from_millis(ms),
+                }),
+                ..Limits::default()
+            },
+            Limit::Nodes(n) => Limits {
+                max_nodes: Some(n),
+                ..Limits::default()
+            },
+        };
+        self.searcher.search(b, &limits, &mut |_| {}).best
+    }
+}
+
+/// The one-ply greedy choice.
+pub fn greedy_move(b: &Board) -> Pos {
+    let mut b = b.clone();
+    let mut moves = Vec::new();
+    movegen::generate(&mut b, &mut moves);
+    let mut best = (i32::MIN, Pos::NONE);
+    for m in moves {
+        b.make(m.pos);
+        let score = if b.last_move_won() {
+            i32::MAX
+        } else {
+            -eval::evaluate(&b)
+        };
+        b.unmake();
+        if score > best.0 {
+            best = (score, m.pos);
+        }
+    }
+    best.1
+}
+
+/// How a game ended, from black's point of view.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    BlackWins,
+    WhiteWins,
+    Draw,
+}
+
+/// A finished game: the opening and moves played, and the result.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub moves: Vec<Pos>,
+    pub opening_len: usize,
+    pub outcome: Outcome,
+    /// A move was illegal or a renju foul (the offender lost).
+    pub foul: bool,
+}
+
+/// Plays one game from `opening` (stones in move order), `black` and `white` choosing.
+pub fn play_game(rule: Rule, size: usize, opening: &[Pos], black: &Player, white: &Player) -> Game {
+    let mut b = Board::square(size, rule).expect("valid size");
+    for &p in opening {
+        b.make(p);
+    }
+    let mut sides = [Side::new(black.clone()), Side::new(white.clone())];
+    let mut moves = opening.to_vec();
+    loop {
+        if let Some(w) = b.winner() {
+            let outcome = if w == Color::Black {
+                Outcome::BlackWins
+            } else {
+                Outcome::WhiteWins
+            };
+            return Game {
+                moves,
+                opening_len: opening.len(),
+                outcome,
+                foul: false,
+            };
+        }
+        if b.is_full() {
+            return Game {
+                moves,
+                opening_len: opening.len(),
+                outcome: Outcome::Draw,
+                foul: false,
+            };
+        }
+        let me = b.side_to_move();
+        let p = sides[me.index()].choose(&b);
+        if p.is_none() || !rules::is_legal(&mut b, p) {
+            // No legal move (or an engine bug): the mover loses.
+            let outcome = if me == Color::Black {
+                Outcome::WhiteWins
+            } else {
+                Outcome::BlackWins
+            };
+            return Game {
+                moves,
+                opening_len: opening.len(),
+                outcome,
+                foul: true,
+            };
+        }
+        b.make(p);
+        moves.push(p);
+    }
+}
+
+/// Deterministic openings: `n` stones placed at random within two squares of the centre,
+/// from `seed`.
+pub fn random_opening(size: usize, n: usize, seed: u64) -> Vec<Pos> {
+    random_opening_within(size, n, seed, 2)
+}
+
+/// [`random_opening`] with the stones within `radius` squares of the centre (at most
+/// what the board allows, and never fewer squares than stones).
+pub fn random_opening_within(size: usize, n: usize, seed: u64, radius: usize) -> Vec<Pos> {
+    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    let c = size / 2;
+    let mut r = radius.min(c).min(size - 1 - c);
+    while (2 * r + 1) * (2 * r + 1) < n && r < c.min(size - 1 - c) {
+        r += 1;
+    }
+    let side = (2 * r + 1) as u64;
+    let n = n.min((side * side) as usize);
+    let mut out: Vec<Pos> = Vec::new();
+    while out.len() < n {
+        let x = c + (next() % side) as usize - r;
+        let y = c + (next() % side) as usize - r;
+        let p = Pos::new(x, y);
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Score of a match from player A's side.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+    pub fouls: u32,
+}
+
+impl Tally {
+    pub fn games(&self) -> u32 {
+        self.wins + self.losses + self.draws
+    }
+    /// Points per game for A (win 1, draw 1/2).
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + self.draws as f64 / 2.0) / self.games().max(1) as f64
+    }
+}
+
+/// Plays each opening twice, A taking black then white.
+pub fn run_match(rule: Rule, size: usize, openings: &[Vec<Pos>], a: &Player, b: &Player) -> Tally {
+    let mut t = Tally::default();
+    for o in openings {
+        for a_black in [true, false] {
+            let g = if a_black {
+                play_game(rule, size, o, a, b)
+            } else {
+                play_game(rule, size, o, b, a)
+            };
+            t.fouls += g.foul as u32;
+            match (g.outcome, a_black) {
+                (Outcome::Draw, _) => t.draws += 1,
+                (Outcome::BlackWins, true) | (Outcome::WhiteWins, false) => t.wins += 1,
+                _ => t.losses += 1,
+            }
+        }
+    }
+    t
+}
+
+/// Elo difference for a score fraction, and its ~95% error bar from the game results.
+pub fn elo(t: &Tally) -> (f64, f64) {
+    let n = t.games().max(1) as f64;
+    let score = t.score().clamp(0.001, 0.999);
+    let to_elo = |s: f64| -400.0 * (1.0 / s - 1.0).log10();
+    let (w, d) = (t.wins as f64 / n, t.draws as f64 / n);
+    let var =
+        (w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + (1.0 - w - d) * score.powi(2)) / n;
+    let sd = var.sqrt();
+    let lo = to_elo((score - 1.96 * sd).clamp(0.001, 0.999));
+    let hi = to_elo((score + 1.96 * sd).clamp(0.001, 0.999));
+    (to_elo(score), (hi - lo) / 2.0)
+}
+
+/// `pbrain-fivefold selfplay --a depth=6 --b greedy --games 40 --rule 0 --size 15 --seed 1`
+pub fn run(args: &[String]) -> anyhow::Result<()> {
+    let args = crate::io::position::Args::new(args);
+    let rule = args.rule()?;
+    let size: usize = args.number("--size")?.unwrap_or(15);
+    let pairs: usize = args.number("--openings")?.unwrap_or(10);
+    let seed: u64 = args.number("--seed")?.unwrap_or(1);
+    let stones: usize = args.number("--stones")?.unwrap_or(3);
+    let pa = args.value("--a").unwrap_or("depth=4");
+    let pb = args.value("--b").unwrap_or("greedy");
+    let a = Player::parse(pa).ok_or_else(|| {
+        anyhow::anyhow!("bad player '{pa}' (depth=N, time=MS, nodes=N or greedy)")
+    })?;
+    let b = Player::parse(pb).ok_or_else(|| {
+        anyhow::anyhow!("bad player '{pb}' (depth=N, time=MS, nodes=N or greedy)")
+    })?;
+    let openings: Vec<Vec<Pos>> = (0..pairs as u64)
+        .map(|i| random_opening(size, stones, seed + i))
+        .collect();
+    let t = run_match(rule, size, &openings, &a, &b);
+    let (e, err) = elo(&t);
+    crate::outln!(
+        "{pa} vs {pb}: {} games, +{} -{} ={} (fouls {}), score {:.1}%, Elo {:+.0} ± {:.0}",
+        t.games(),
+        t.wins,
+        t.losses,
+        t.draws,
+        t.fouls,
+        100.0 * t.score(),
+        e,
+        err
+    );
+    Ok(())
+}
