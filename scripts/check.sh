@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The checks CI runs besides the tests (.ci/run runs `cargo test`, then this):
+#   1. formatting:    cargo fmt --check
+#   2. lints:         cargo clippy --all-targets -- -D warnings
+#   3. docs:          cargo doc --no-deps, warnings (broken links) as errors
+#   4. unsafe:        exactly one `unsafe` block in src/ (the prefetch in engine/tt.rs)
+#   5. bench:         the release build's `bench` node count equals the `Bench: N` line of
+#                     the newest commit message that has one (CONTRIBUTING.md, "The Bench rule")
+# Each check says what it found; the script stops at the first that fails (exit 1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== check: %s\n' "$*"; }
+
+step "cargo fmt --check"
+cargo fmt --check
+
+step "cargo clippy --all-targets -- -D warnings"
+cargo clippy --quiet --all-targets -- -D warnings
+
+step "cargo doc --no-deps (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps
+
+step "one unsafe block in src/"
+# Count code, not comments: lines whose text before any // holds `unsafe {` or `unsafe fn`/`impl`.
+unsafe_lines=$(grep -rnE --include='*.rs' '^[^/]*\bunsafe\b *(\{|fn\b|impl\b|trait\b)' src || true)
+count=$(printf '%s' "$unsafe_lines" | grep -c . || true)
+echo "$unsafe_lines"
+if [ "$count" -ne 1 ] || ! printf '%s' "$unsafe_lines" | grep -q '^src/engine/tt.rs:'; then
+  echo "check.sh: expected exactly one unsafe block, in src/engine/tt.rs; found $count" >&2
+  exit 1
+fi
+if grep -rnE --include='*.rs' 'allow\(unsafe_code\)' src | grep -v '^src/engine/tt.rs:'; then
+  echo "check.sh: #[allow(unsafe_code)] outside src/engine/tt.rs" >&2
+  exit 1
+fi
+
+step "bench node count against the newest 'Bench: N' commit line"
+expected=$(git log --format=%B 2>/dev/null | grep -m1 -oE '\bBench: [0-9]+' | grep -oE '[0-9]+' || true)
+if [ -z "$expected" ]; then
+  echo "check.sh: no 'Bench: N' line in the commit history (a shallow clone?)" >&2
+  exit 1
+fi
+cargo build --quiet --release
+nodes=$(target/release/pbrain-fivefold bench | sed -n 's/^Nodes: //p')
+echo "bench: $nodes nodes; newest Bench line: $expected"
+if [ "$nodes" != "$expected" ]; then
+  echo "check.sh: the bench gives $nodes nodes but the newest commit with a Bench line says $expected:" >&2
+  echo "a commit that changes search behaviour must end its message with 'Bench: $nodes'" >&2
+  exit 1
+fi
+echo
+echo "check.sh: all checks passed"
