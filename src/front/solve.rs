@@ -19,7 +19,7 @@ use crate::core::types::{Color, Pos};
 use crate::engine::threat::{Stats, ThreatSolver};
 use crate::io::args;
 use crate::io::position::PositionArgs;
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use std::time::{Duration, Instant};
 
 /// Default ply limit of a VCF (the five included): no practical VCF is longer.
@@ -35,6 +35,7 @@ pub const VCT_NODES: u64 = 2_000_000;
 #[derive(clap::Args, Clone, Debug)]
 #[command(
     group(clap::ArgGroup::new("source").required(true).args(["moves", "file", "suite"])),
+    mut_arg("file", |a| a.help("Read the position from a diagram file (X, O and . rows, row numbers allowed)")),
     after_help = "\
 Examples:
   pbrain-fivefold solve --moves \"h8 i9 h9 i10 h10\" --vct
@@ -85,7 +86,15 @@ pub fn run(opts: &Options) -> Result<()> {
     if let Some(path) = &o.suite {
         return run_suite(path, &o);
     }
-    let mut b = crate::io::position::position(&o.position)?;
+    // A file holds a diagram (rows may carry their numbers), as solve has always read it.
+    let mut b = match &o.position.file {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+            Board::from_diagram(&text, o.position.rule).map_err(|e| anyhow!("{path}: {e}"))?
+        }
+        None => crate::io::position::position(&o.position)?,
+    };
     if let Some(c) = o.tomove {
         b.set_side_to_move(c);
     }

@@ -13,7 +13,7 @@ use anyhow::{anyhow, bail, Context, Result};
 /// rule and the board size.
 #[derive(clap::Args, Clone, Debug)]
 pub struct PositionArgs {
-    /// Start from these moves, in game order, black first: "h8 i9 j10" or "7,7 8,8"
+    /// The position as moves in game order, black first: "h8 i9 j10" or "7,7 8,8"
     #[arg(long, value_name = "MOVES", conflicts_with = "file")]
     pub moves: Option<String>,
     /// Read the position from a file: a diagram (X, O and . rows), a Piskvork .psq or an SGF record
