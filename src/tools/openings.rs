@@ -162,9 +162,10 @@ pub fn balanced(spec: &Spec) -> Vec<Vec<Pos>> {
 /// How `openings` writes an opening.
 #[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// Offsets from the centre, as match runners read them: "0,0 1,-1 ..."
+    // (Plain comments: a help text on a value would turn the whole --help into the long form.)
+    // The Gomocup offset format, see [`offset_line`].
     Offset,
-    /// Board squares x,y counted from the top left
+    // c-gomoku-cli's `pos` format, see [`pos_line`].
     Pos,
 }
 
@@ -191,8 +192,8 @@ pub struct Options {
     /// Seed of the random openings
     #[arg(long, value_name = "N", default_value_t = Spec::default().seed, value_parser = args::count)]
     pub seed: u64,
-    /// The side to move may score from -MAX_EVAL to 0 at --depth
-    #[arg(long, value_name = "MAX_EVAL", default_value_t = Spec::default().max_eval, value_parser = |s: &str| args::number_in(s, 0, 30_000))]
+    /// The side to move may score from -SCORE to 0 at --depth
+    #[arg(long, value_name = "SCORE", default_value_t = Spec::default().max_eval, value_parser = |s: &str| args::number_in(s, 0, 30_000))]
     pub max_eval: i32,
     /// Depth of the search that scores an opening
     #[arg(long, value_name = "PLIES", default_value_t = Spec::default().depth, value_parser = |s: &str| args::number_in(s, 1, 20), allow_negative_numbers = true)]
@@ -200,8 +201,8 @@ pub struct Options {
     /// Stones lie within this many squares of the centre
     #[arg(long, value_name = "N", default_value_t = Spec::default().radius)]
     pub radius: usize,
-    /// How each opening is written
-    #[arg(long, value_enum, default_value_t = Format::Offset)]
+    /// How each opening is written: offset (dx,dy from the centre: "0,0, 1,1, -1,2") or pos ("h8i9g10")
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = Format::Offset)]
     pub format: Format,
 }
 
