@@ -409,3 +409,22 @@ fn puzzles_reports_a_missing_file() {
         "cannot read /nonexistent/puzzles.txt",
     );
 }
+
+#[test]
+fn docs_cli_shows_each_subcommands_options_as_help_does() {
+    let doc = std::fs::read_to_string(format!("{}/docs/cli.md", env!("CARGO_MANIFEST_DIR")))
+        .expect("docs/cli.md");
+    for cmd in SUBCOMMANDS
+        .iter()
+        .filter(|&&c| c != "analyze" && c != "protocol")
+    {
+        let (_, help, _) = run_binary(&[cmd, "--help"]);
+        let start = help.find("Usage:").expect("usage");
+        let end = help.find("Print help").expect("help line") + "Print help".len();
+        assert!(
+            doc.contains(&help[start..end]),
+            "docs/cli.md does not show `{cmd} --help`'s options as they are now:\n{}",
+            &help[start..end]
+        );
+    }
+}
