@@ -1,88 +1,90 @@
 //! `pbrain-fivefold`: the Gomocup protocol engine and its subcommands.
+//!
+//! The command line is read by `clap` from [`Cli`]: one subcommand, each with its
+//! options struct defined in the subcommand's own module. With no arguments (as
+//! tournament managers start engines) the engine speaks the Gomocup protocol.
 
 #![forbid(unsafe_code)]
 
+use clap::{Parser, Subcommand};
+use fivefold::front::{analyse, play, solve};
+use fivefold::tools::{bench, openings, puzzles, selfplay, style, tune};
 use std::process::ExitCode;
 
-const USAGE: &str = "\
-Usage: pbrain-fivefold [COMMAND] [OPTIONS]
+/// Fivefold, a Gomoku and Renju engine. With no command it speaks the Gomocup (Piskvork)
+/// protocol on stdin/stdout.
+#[derive(Parser)]
+#[command(
+    name = "pbrain-fivefold",
+    version,
+    after_help = "\
+Positions for play, analyse and solve: --moves \"h8 i9 ...\" (or x,y squares), --file F
+(a diagram, .psq or .sgf), --rule freestyle|exact5|renju|caro|caro-exact5 (or 0/1/4/8/9),
+--size N or --width W --height H.
 
-With no command, speaks the Gomocup (Piskvork) protocol on stdin/stdout.
+See 'pbrain-fivefold COMMAND --help' for a command's options."
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
 
-Commands:
-  play        play against the engine in the terminal
-  analyse     best moves, scores and forced wins of a position (also: analyze)
-  solve       VCF/VCT threat-space solver for a position
-  bench       fixed-depth search benchmark (--depth N, --threads N; --board: make/unmake speed)
-  puzzles     run the engine on puzzle files and count good answers
-  selfplay    in-process games between search settings
-  openings    balanced openings for match runners
-  tune        fit the evaluation weights to self-play or recorded results
-  style       what each player's moves make and block, over recorded games (--sgf)
-  help        this text
-
-Positions for play/analyse/solve: --moves \"h8 i9 ...\" (or x,y squares), --file F
-(diagram, .psq or .sgf), --rule freestyle|exact5|renju|caro|caro-exact5, --size N.";
+#[derive(Subcommand)]
+enum Command {
+    /// Speak the Gomocup protocol on stdin/stdout (the same as no command)
+    Protocol,
+    /// Play against the engine in the terminal
+    Play(play::Options),
+    /// Best moves, scores and forced wins of a position
+    #[command(visible_alias = "analyze")]
+    Analyse(analyse::Options),
+    /// VCF/VCT threat-space solver for a position or a puzzle file
+    Solve(solve::Options),
+    /// Fixed-depth search benchmark (or --board: make/unmake speed)
+    Bench(bench::Options),
+    /// Run the engine on puzzle files and count good answers
+    Puzzles(puzzles::Options),
+    /// In-process games between search settings
+    Selfplay(selfplay::Options),
+    /// Balanced openings for match runners
+    Openings(openings::Options),
+    /// Fit the evaluation weights to self-play or recorded results
+    Tune(tune::Options),
+    /// What each player's moves make and block, over recorded games
+    Style(style::Options),
+}
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
         .target(env_logger::Target::Stderr)
         .init();
-    let args: Vec<String> = std::env::args().collect();
-    match args.get(1).map(String::as_str) {
-        Some("bench") => {
-            let rest = &args[2..];
-            let lines = if rest.iter().any(|a| a == "--board") {
-                fivefold::tools::bench::run_board(3000)
-            } else {
-                let depth = rest
-                    .iter()
-                    .position(|a| a == "--depth")
-                    .and_then(|i| rest.get(i + 1))
-                    .and_then(|d| d.parse().ok())
-                    .unwrap_or(fivefold::tools::bench::BENCH_DEPTH);
-                let threads = rest
-                    .iter()
-                    .position(|a| a == "--threads")
-                    .and_then(|i| rest.get(i + 1))
-                    .and_then(|d| d.parse().ok())
-                    .unwrap_or(1);
-                fivefold::tools::bench::run_search_threads(depth, threads)
-            };
-            for l in lines {
-                fivefold::outln!("{l}");
-            }
-            ExitCode::SUCCESS
-        }
-        Some("solve") => finish(fivefold::front::solve::run(&args[2..])),
-        Some("selfplay") => finish(fivefold::tools::selfplay::run(&args[2..])),
-        Some("openings") => finish(fivefold::tools::openings::run(&args[2..])),
-        Some("puzzles") => finish(fivefold::tools::puzzles::run(&args[2..])),
-        Some("tune") => finish(fivefold::tools::tune::run(&args[2..])),
-        Some("style") => finish(fivefold::tools::style::run(&args[2..])),
-        Some("play") => finish(fivefold::front::play::run(&args[2..])),
-        Some("analyse") | Some("analyze") => finish(fivefold::front::analyse::run(&args[2..])),
-        Some("help") | Some("--help") | Some("-h") => {
-            fivefold::outln!("{USAGE}");
-            ExitCode::SUCCESS
-        }
-        Some("--version") | Some("-V") => {
-            fivefold::outln!("pbrain-fivefold {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
-        }
-        // No argument (as managers start engines), or an option we do not know (a manager
-        // may pass its own): the protocol on stdin/stdout.
-        None | Some("protocol") => protocol(),
-        Some(flag) if flag.starts_with('-') => {
+    // Tournament managers start the engine with no arguments, and some add options of
+    // their own that mean nothing to us. So a first argument that looks like an option
+    // but is not one of ours (help and version) is not an error: the engine says on
+    // stderr that it ignores it and speaks the protocol. This is decided here, before
+    // clap, which would reject the option with exit status 2. Unknown command words are
+    // still errors (clap's, exit status 2).
+    if let Some(first) = std::env::args_os().nth(1) {
+        let first = first.to_string_lossy();
+        if first.starts_with('-') && !["-h", "--help", "-V", "--version"].contains(&&*first) {
             eprintln!(
-                "pbrain-fivefold: ignoring unknown option '{flag}'; speaking the Gomocup protocol"
+                "pbrain-fivefold: ignoring unknown option '{first}'; speaking the Gomocup protocol"
             );
-            protocol()
+            return protocol();
         }
-        Some(other) => {
-            eprintln!("error: unknown command '{other}'\n\n{USAGE}");
-            ExitCode::from(2)
-        }
+    }
+    let cli = Cli::parse();
+    match cli.command {
+        None | Some(Command::Protocol) => protocol(),
+        Some(Command::Play(o)) => finish(play::run(&o)),
+        Some(Command::Analyse(o)) => finish(analyse::run(&o)),
+        Some(Command::Solve(o)) => finish(solve::run(&o)),
+        Some(Command::Bench(o)) => finish(bench::run(&o)),
+        Some(Command::Puzzles(o)) => finish(puzzles::run(&o)),
+        Some(Command::Selfplay(o)) => finish(selfplay::run(&o)),
+        Some(Command::Openings(o)) => finish(openings::run(&o)),
+        Some(Command::Tune(o)) => finish(tune::run(&o)),
+        Some(Command::Style(o)) => finish(style::run(&o)),
     }
 }
 
@@ -103,6 +105,66 @@ fn finish(r: anyhow::Result<()>) -> ExitCode {
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    /// Every subcommand parses with its defaults: each option's value parser gives the
+    /// type its field has (a mismatch only shows when the options are read).
+    #[test]
+    fn every_subcommand_parses_with_its_defaults() {
+        for args in [
+            &["x"][..],
+            &["x", "protocol"],
+            &["x", "play"],
+            &["x", "analyse"],
+            &["x", "analyze", "h8"],
+            &["x", "solve", "--moves", "h8"],
+            &["x", "bench"],
+            &["x", "puzzles", "p.txt"],
+            &["x", "selfplay"],
+            &["x", "openings"],
+            &["x", "tune"],
+            &["x", "style", "--sgf", "g.sgf"],
+        ] {
+            if let Err(e) = Cli::try_parse_from(args) {
+                panic!("{args:?}: {e}");
+            }
+        }
+    }
+
+    #[test]
+    fn options_parse_into_their_subcommands() {
+        let cli = Cli::try_parse_from(["x", "bench", "--depth=5", "--threads", "2"]).unwrap();
+        let Some(Command::Bench(o)) = cli.command else {
+            panic!("not bench")
+        };
+        assert_eq!((o.depth, o.threads.threads), (5, 2));
+        let cli = Cli::try_parse_from(["x", "analyze", "h8", "i9", "--rule=renju"]).unwrap();
+        let Some(Command::Analyse(o)) = cli.command else {
+            panic!("not analyse")
+        };
+        assert_eq!(o.given, ["h8", "i9"]);
+        assert_eq!(o.position.rule, fivefold::Rule::Renju);
+        for bad in [
+            &["x", "bench", "--depth", "x"][..],
+            &["x", "analyse", "--threads", "0"],
+            &["x", "play", "--rule", "nonsense"],
+            &["x", "solve"],
+            &["x", "frob"],
+        ] {
+            let e = Cli::try_parse_from(bad).err().expect("an error");
+            assert_eq!(e.exit_code(), 2, "{bad:?}");
         }
     }
 }

@@ -402,16 +402,19 @@ fn mistakes_are_explained() {
         (vec!["missing.sgf"], "error: cannot read missing.sgf"),
         (
             vec!["h8", "--nbest", "0"],
-            "error: --nbest expects a number from 1 to 100, got 0",
+            "error: invalid value '0' for '--nbest <N>': expected a number from 1 to 100",
         ),
         (
             vec!["h8", "--depth", "deep"],
-            "error: --depth expects a number, got 'deep'",
+            "error: invalid value 'deep' for '--depth <PLIES>': expected a number from 1 to 100",
         ),
-        (vec!["h8", "--deep", "3"], "error: unknown option '--deep'"),
+        (
+            vec!["h8", "--deep", "3"],
+            "error: unexpected argument '--deep' found",
+        ),
         (
             vec!["h8", "--moves", "i9"],
-            "error: give the position either as arguments or with --moves/--file",
+            "error: the argument '[POSITION]...' cannot be used with '--moves <MOVES>'",
         ),
     ] {
         let r = analyse(&args);

@@ -321,19 +321,28 @@ fn bad_options_stop_with_a_clear_error() {
     for (args, msg) in [
         (
             vec!["--color", "purple"],
-            "error: --color expects black, white or random, got 'purple'",
+            "error: invalid value 'purple' for '--color <COLOUR>': expected black, white or random",
         ),
         (
             vec!["--size", "99"],
             "error: board size 99x99 is outside 5..32",
         ),
-        (vec!["--time", "-2"], "error: --time expects seconds"),
-        (vec!["--rule", "chess"], "error: unknown rule 'chess'"),
+        (
+            vec!["--time", "-2"],
+            "error: invalid value '-2' for '--time <SECONDS>': expected seconds",
+        ),
+        (
+            vec!["--rule", "chess"],
+            "error: invalid value 'chess' for '--rule <RULE>': unknown rule 'chess'",
+        ),
         (
             vec!["--moves", "h8 h8"],
             "error: move 2 (h8) is on an occupied square",
         ),
-        (vec!["--colr", "black"], "error: unknown option '--colr'"),
+        (
+            vec!["--colr", "black"],
+            "error: unexpected argument '--colr' found",
+        ),
     ] {
         let r = play(&args, "quit\n");
         assert_eq!(r.code, Some(2), "{args:?}");

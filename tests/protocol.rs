@@ -509,7 +509,7 @@ fn a_mistyped_subcommand_is_an_error_with_usage() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("unknown command 'analyze-this'") && err.contains("Usage:"),
+        err.contains("unrecognized subcommand 'analyze-this'") && err.contains("Usage:"),
         "{err}"
     );
     assert!(out.stdout.is_empty());

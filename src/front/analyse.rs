@@ -33,11 +33,12 @@ use crate::engine::search::{Limits, SearchResult, MAX_DEPTH};
 use crate::engine::threat::ThreatSolver;
 use crate::engine::time::Budget;
 use crate::engine::Engine;
+use crate::io::args::{self, ThreadsArgs};
 use crate::io::display::{self, View};
 use crate::io::json::Json;
-use crate::io::position::{self, Args};
-use crate::io::term;
-use anyhow::{bail, Result};
+use crate::io::position::{self, PositionArgs};
+use crate::io::term::{self, AnsiArgs};
+use anyhow::Result;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
@@ -483,103 +484,90 @@ fn classify(board: &Board, line: &[Pos], attacker: Color) -> (WinKind, bool) {
     (kind, complete)
 }
 
-const VALUE_OPTIONS: &[&str] = &[
-    "--moves",
-    "--file",
-    "--rule",
-    "--size",
-    "--width",
-    "--height",
-    "--nbest",
-    "--depth",
-    "--time",
-    "--hash",
-    "--threads",
-];
-const FLAGS: &[&str] = &[
-    "--json",
-    "--quiet",
-    "--no-board",
-    "--ansi",
-    "--no-ansi",
-    "--help",
-    "-h",
-];
+/// The command line of `analyse`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_help = "\
+POSITION is a move list (\"h8 i9 j10\", or h8 i9 j10, or \"7,7 8,6\"), or a file: a Piskvork
+.psq record, an SGF record or a diagram (X, O and . rows). The same with --moves or --file.
 
-const USAGE: &str = "\
-usage: pbrain-fivefold analyse [POSITION] [options]
+Examples:
+  pbrain-fivefold analyse h8 i9 j10 --nbest 5 --time 10
+  pbrain-fivefold analyse game.sgf --rule renju --depth 12 --json")]
+pub struct Options {
+    /// The position: moves, or one file (instead of --moves or --file)
+    #[arg(value_name = "POSITION", conflicts_with_all = ["moves", "file"])]
+    pub given: Vec<String>,
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// How many moves to list
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = |s: &str| args::number_in(s, 1usize, 100))]
+    pub nbest: usize,
+    /// Search depth in plies, the listed move included (at least 2 to see a reply)
+    #[arg(long, value_name = "PLIES", value_parser = args::depth, allow_negative_numbers = true)]
+    pub depth: Option<i32>,
+    /// Seconds for the whole analysis [default: 3 unless --depth is given]
+    #[arg(long, value_name = "SECONDS", value_parser = args::seconds, allow_negative_numbers = true)]
+    pub time: Option<Duration>,
+    /// Transposition table size in megabytes
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = args::hash_mb)]
+    pub hash: usize,
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// Do not print the board
+    #[arg(long)]
+    pub no_board: bool,
+    /// No progress lines on stderr
+    #[arg(long)]
+    pub quiet: bool,
+    #[command(flatten)]
+    pub ansi: AnsiArgs,
+}
 
-POSITION is a move list (\"h8 i9 j10\" or \"7,7 8,6\"), or a file: a Piskvork .psq record,
-an SGF record or a diagram (X, O and . rows). The same with --moves \"...\" or --file F.
-
-options:
-  --rule R          freestyle (default), exact5, renju, caro, caro-exact5, or 0/1/4/8/9
-  --size N          board size (15 by default), or --width W --height H
-  --nbest N         how many moves to list (default 3)
-  --depth D         search depth in plies, the listed move included (at least 2)
-  --time S          seconds for the whole analysis (default 3 when no --depth is given)
-  --hash MB         transposition table size (default 64)
-  --threads N       search threads (default 1; more is faster but not reproducible)
-  --json            print one JSON object instead of text
-  --no-board        do not print the board
-  --quiet           no progress lines on stderr
-  --ansi, --no-ansi force colours on or off
-";
-
-/// Runs `analyse` with the arguments after the subcommand name.
-pub fn run(args: &[String]) -> Result<()> {
-    let positional = term::check_options(args, VALUE_OPTIONS, FLAGS, "analyse")?;
-    let mut args = args.to_vec();
-    if args.iter().any(|a| a == "--help" || a == "-h") {
-        print!("{USAGE}");
-        return Ok(());
-    }
-    let given = Args::new(&args);
-    if !positional.is_empty() {
-        if given.value("--moves").is_some() || given.value("--file").is_some() {
-            bail!("give the position either as arguments or with --moves/--file, not both");
+impl Options {
+    /// The position options, with a position given as arguments turned into `--file`
+    /// (one argument that names a file or looks like one) or `--moves`.
+    fn position_args(&self) -> PositionArgs {
+        let mut p = self.position.clone();
+        if self.given.is_empty() {
+            return p;
         }
-        let looks_like_file = positional.len() == 1 && {
-            let p = positional[0].to_ascii_lowercase();
-            std::path::Path::new(&positional[0]).is_file()
-                || [".psq", ".sgf", ".txt"].iter().any(|e| p.ends_with(e))
-                || p.contains('/')
-                || p.contains('\\')
+        let first = &self.given[0];
+        let looks_like_file = self.given.len() == 1 && {
+            let lower = first.to_ascii_lowercase();
+            std::path::Path::new(first).is_file()
+                || [".psq", ".sgf", ".txt"].iter().any(|e| lower.ends_with(e))
+                || lower.contains('/')
+                || lower.contains('\\')
         };
-        args.push(if looks_like_file {
-            "--file".into()
+        if looks_like_file {
+            p.file = Some(first.clone());
         } else {
-            "--moves".into()
-        });
-        args.push(positional.join(" "));
-    }
-    let args = Args::new(&args);
-    let board = position::position(&args)?;
-    let nbest: usize = args.number("--nbest")?.unwrap_or(3);
-    if !(1..=100).contains(&nbest) {
-        bail!("--nbest expects a number from 1 to 100, got {nbest}");
-    }
-    let max_depth: Option<i32> = args.number("--depth")?;
-    if let Some(d) = max_depth {
-        if !(1..=MAX_DEPTH).contains(&d) {
-            bail!("--depth expects a number from 1 to {MAX_DEPTH}, got {d}");
+            p.moves = Some(self.given.join(" "));
         }
+        p
     }
-    let time = match args.number::<f64>("--time")? {
-        Some(t) => Some(term::seconds("--time", t)?),
+}
+
+/// Runs `analyse`.
+pub fn run(opts: &Options) -> Result<()> {
+    let board = position::position(&opts.position_args())?;
+    let nbest = opts.nbest;
+    let max_depth = opts.depth;
+    let time = match opts.time {
+        Some(t) => Some(t),
         None if max_depth.is_none() => Some(Duration::from_secs(3)),
         None => None,
     };
-    let hash_mb: usize = args.number("--hash")?.unwrap_or(64);
-    if !(1..=65_536).contains(&hash_mb) {
-        bail!("--hash expects megabytes from 1 to 65536, got {hash_mb}");
-    }
-    let json = args.flag("--json");
-    let quiet = args.flag("--quiet");
-    let ansi = !json && term::use_ansi(&args);
+    let hash_mb = opts.hash;
+    let json = opts.json;
+    let quiet = opts.quiet;
+    let ansi = !json && opts.ansi.enabled();
 
     let mut engine = Engine::new(hash_mb << 20);
-    engine.set_threads(term::threads(&args)?);
+    engine.set_threads(opts.threads.threads);
     let settings = Settings {
         nbest,
         max_depth,
@@ -622,13 +610,7 @@ pub fn run(args: &[String]) -> Result<()> {
         write!(
             out,
             "{}",
-            to_text(
-                &board,
-                &analysis,
-                forced.as_ref(),
-                !args.flag("--no-board"),
-                ansi
-            )
+            to_text(&board, &analysis, forced.as_ref(), !opts.no_board, ansi)
         )?;
     }
     out.flush()?;

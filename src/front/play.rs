@@ -14,10 +14,11 @@ use crate::core::types::{format_score, Color, Pos};
 use crate::engine::search::{Info, Limits, SearchResult};
 use crate::engine::time::{self, Clock};
 use crate::engine::Engine;
+use crate::io::args::{self, ThreadsArgs};
 use crate::io::display::{self, View};
-use crate::io::position::{self, Args};
-use crate::io::term;
-use anyhow::{bail, Result};
+use crate::io::position::{self, PositionArgs};
+use crate::io::term::{self, AnsiArgs};
+use anyhow::Result;
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Duration;
 
@@ -39,8 +40,9 @@ impl Choice {
     }
 }
 
-/// Everything the command line decides.
-pub struct Options {
+/// Everything the command line decides, checked and resolved (defaults filled in, the
+/// starting position read).
+pub struct Settings {
     /// The starting position (empty unless `--moves` or `--file` gave one).
     pub start: Board,
     pub choice: Choice,
@@ -68,38 +70,42 @@ pub enum Outcome {
     NoLegalMove(Color),
 }
 
-const VALUE_OPTIONS: &[&str] = &[
-    "--moves",
-    "--file",
-    "--rule",
-    "--size",
-    "--width",
-    "--height",
-    "--color",
-    "--colour",
-    "--time",
-    "--depth",
-    "--seed",
-    "--hash",
-    "--threads",
-];
-const FLAGS: &[&str] = &["--ansi", "--no-ansi", "--help", "-h"];
+/// The command line of `play`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_help = "\
+Examples:
+  pbrain-fivefold play --rule renju --time 5
+  pbrain-fivefold play --color white --moves \"h8 i9\" --depth 6
 
-const USAGE: &str = "\
-usage: pbrain-fivefold play [options]
+Type moves (h8, or 7,7) and commands (undo, hint, resign, new, save FILE, board, help,
+quit) at the prompt.")]
+pub struct Options {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Your colour: black, white or random
+    #[arg(long, visible_alias = "colour", value_name = "COLOUR", default_value = "black", value_parser = colour)]
+    pub color: Choice,
+    /// Seed for --color random (the same seed picks the same colour) [default: the clock]
+    #[arg(long, value_name = "N", value_parser = args::count)]
+    pub seed: Option<u64>,
+    /// Engine's thinking time per move in seconds [default: 2 unless --depth is given]
+    #[arg(long, value_name = "SECONDS", value_parser = args::seconds, allow_negative_numbers = true)]
+    pub time: Option<Duration>,
+    /// Engine's search depth limit in plies (no time limit unless --time is given)
+    #[arg(long, value_name = "PLIES", value_parser = args::depth, allow_negative_numbers = true)]
+    pub depth: Option<i32>,
+    /// Transposition table size in megabytes
+    #[arg(long, value_name = "MB", default_value_t = 64, value_parser = args::hash_mb)]
+    pub hash: usize,
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
+    #[command(flatten)]
+    pub ansi: AnsiArgs,
+}
 
-options:
-  --rule R          freestyle (default), exact5, renju, caro, caro-exact5, or 0/1/4/8/9
-  --size N          board size (15 by default), or --width W --height H
-  --color C         your colour: black (default), white or random
-  --seed N          seed for --color random (the same seed picks the same colour)
-  --time S          engine's thinking time per move in seconds (default 2)
-  --depth D         engine's search depth limit (no time limit unless --time is given)
-  --moves \"h8 i9\"   start from these moves (or --file F: a .psq, .sgf or diagram)
-  --hash MB         transposition table size (default 64)
-  --threads N       search threads (default 1; more is faster but not reproducible)
-  --ansi, --no-ansi force colours on or off (default: on when the output is a terminal)
-";
+fn colour(s: &str) -> std::result::Result<Choice, String> {
+    Choice::parse(s).ok_or_else(|| "expected black, white or random".to_string())
+}
 
 const HELP: &str = "\
 Commands:
@@ -117,73 +123,41 @@ Scores are from the side named: +M5 means that side makes five in 5 plies, -M5 t
 ";
 
 impl Options {
-    pub fn parse(args: &[String]) -> Result<Option<Options>> {
-        let positional = term::check_options(args, VALUE_OPTIONS, FLAGS, "play")?;
-        if args.iter().any(|a| a == "--help" || a == "-h") {
-            print!("{USAGE}");
-            return Ok(None);
-        }
-        if let Some(p) = positional.first() {
-            bail!("unexpected argument '{p}' (give a starting position with --moves or --file)");
-        }
-        let a = Args::new(args);
-        let start = position::position(&a)?;
-        let choice = match a.value("--color").or_else(|| a.value("--colour")) {
-            None => Choice::Fixed(Color::Black),
-            Some(c) => Choice::parse(c).ok_or_else(|| {
-                anyhow::anyhow!("--color expects black, white or random, got '{c}'")
-            })?,
-        };
-        let seed = match a.number::<u64>("--seed")? {
-            Some(s) => s,
-            None => {
-                let nanos = std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos() as u64);
-                nanos ^ (std::process::id() as u64) << 32
-            }
-        };
-        let depth: Option<i32> = a.number("--depth")?;
-        if let Some(d) = depth {
-            if !(1..=crate::engine::search::MAX_DEPTH).contains(&d) {
-                bail!(
-                    "--depth expects a number from 1 to {}, got {d}",
-                    crate::engine::search::MAX_DEPTH
-                );
-            }
-        }
-        let time = match a.number::<f64>("--time")? {
-            Some(t) => Some(term::seconds("--time", t)?),
-            None if depth.is_none() => Some(Duration::from_secs(2)),
+    /// The settings of a game: the starting position read, the defaults filled in.
+    pub fn settings(&self) -> Result<Settings> {
+        let start = position::position(&self.position)?;
+        let seed = self.seed.unwrap_or_else(|| {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64);
+            nanos ^ (std::process::id() as u64) << 32
+        });
+        let time = match self.time {
+            Some(t) => Some(t),
+            None if self.depth.is_none() => Some(Duration::from_secs(2)),
             None => None,
         };
-        let hash_mb: usize = a.number("--hash")?.unwrap_or(64);
-        if !(1..=65_536).contains(&hash_mb) {
-            bail!("--hash expects megabytes from 1 to 65536, got {hash_mb}");
-        }
-        Ok(Some(Options {
+        Ok(Settings {
             start,
-            choice,
+            choice: self.color,
             seed,
             time,
-            depth,
-            hash_mb,
-            threads: term::threads(&a)?,
-            ansi: term::use_ansi(&a),
+            depth: self.depth,
+            hash_mb: self.hash,
+            threads: self.threads.threads,
+            ansi: self.ansi.enabled(),
             live: std::io::stdout().is_terminal(),
             echo: !std::io::stdin().is_terminal(),
-        }))
+        })
     }
 }
 
-/// Runs `play` with the arguments after the subcommand name, on standard input and output.
-pub fn run(args: &[String]) -> Result<()> {
-    let Some(opts) = Options::parse(args)? else {
-        return Ok(());
-    };
+/// Runs `play` on standard input and output.
+pub fn run(opts: &Options) -> Result<()> {
+    let settings = opts.settings()?;
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
-    let mut session = Session::new(opts, std::io::stdout().lock());
+    let mut session = Session::new(settings, std::io::stdout().lock());
     session.run(&mut input)
 }
 
@@ -218,7 +192,7 @@ enum Flow {
 }
 
 impl<W: Write> Session<W> {
-    pub fn new(opts: Options, out: W) -> Session<W> {
+    pub fn new(opts: Settings, out: W) -> Session<W> {
         let mut engine = Engine::new(opts.hash_mb << 20);
         engine.set_threads(opts.threads);
         let mut s = Session {
@@ -701,7 +675,7 @@ mod tests {
     fn session(moves: &str, rule: Rule, choice: Choice) -> Session<Vec<u8>> {
         let list = crate::core::notation::parse_moves(moves, 15, 15).unwrap();
         let start = position::board_from_moves(&list, 15, 15, rule).unwrap();
-        let opts = Options {
+        let opts = Settings {
             start,
             choice,
             seed: 1,

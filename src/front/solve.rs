@@ -14,9 +14,11 @@
 //! `--tomove` says otherwise.
 
 use crate::core::board::Board;
-use crate::core::notation::{parse_moves, square_name, xy};
-use crate::core::types::{Color, Pos, Rule};
+use crate::core::notation::{square_name, xy};
+use crate::core::types::{Color, Pos};
 use crate::engine::threat::{Stats, ThreatSolver};
+use crate::io::args;
+use crate::io::position::PositionArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use std::time::{Duration, Instant};
 
@@ -28,115 +30,70 @@ pub const VCT_PLIES: usize = 35;
 pub const VCF_NODES: u64 = 10_000_000;
 pub const VCT_NODES: u64 = 2_000_000;
 
-const USAGE: &str = "usage: pbrain-fivefold solve (--moves \"h8 i9 ...\" | --file DIAGRAM | --suite PUZZLES) \
-[--rule freestyle|exact5|renju|caro|caro-exact5|N] [--size N] [--tomove black|white] [--vct] [--vcf-threats] [--defend] \
-[--max-plies N] [--nodes N] [--json]";
-
-struct Options {
-    moves: Option<String>,
-    file: Option<String>,
-    suite: Option<String>,
-    rule: Rule,
-    size: usize,
-    tomove: Option<Color>,
-    vct: bool,
-    vcf_threats: bool,
-    defend: bool,
-    max_plies: Option<usize>,
-    nodes: Option<u64>,
-    json: bool,
+/// The command line of `solve`: one position (`--moves` or `--file`) or a puzzle file
+/// (`--suite`).
+#[derive(clap::Args, Clone, Debug)]
+#[command(
+    group(clap::ArgGroup::new("source").required(true).args(["moves", "file", "suite"])),
+    mut_arg("file", |a| a.help("Read the position from a diagram file (X, O and . rows, row numbers allowed)")),
+    after_help = "\
+Examples:
+  pbrain-fivefold solve --moves \"h8 i9 h9 i10 h10\" --vct
+  pbrain-fivefold solve --file position.txt --tomove white --defend --json
+  pbrain-fivefold solve --suite ../shared/puzzles/win.txt"
+)]
+pub struct Options {
+    #[command(flatten)]
+    pub position: PositionArgs,
+    /// Run the solver on every vcf/vct puzzle of a puzzle file and print benchmark figures
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<String>,
+    /// Side to move, black or white [default: from the stone counts]
+    #[arg(long, value_name = "COLOUR", value_parser = colour)]
+    pub tomove: Option<Color>,
+    /// Search a VCT (victory by continuous threats) instead of a VCF (by fours)
+    #[arg(long)]
+    pub vct: bool,
+    /// A VCT whose quiet moves may also threaten a VCF (implies --vct)
+    #[arg(long)]
+    pub vcf_threats: bool,
+    /// List the replies that stop the opponent's VCF
+    #[arg(long)]
+    pub defend: bool,
+    /// Ply limit of the search [default: 225 for a VCF, 35 for a VCT]
+    #[arg(long, value_name = "N", value_parser = |s: &str| args::number_in(s, 0, usize::MAX))]
+    pub max_plies: Option<usize>,
+    /// Node limit of the search [default: 10000000 for a VCF, 2000000 for a VCT]
+    #[arg(long, value_name = "N", value_parser = args::count)]
+    pub nodes: Option<u64>,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
 }
 
-fn parse_options(args: &[String]) -> Result<Options> {
-    let mut o = Options {
-        moves: None,
-        file: None,
-        suite: None,
-        rule: Rule::Freestyle,
-        size: 15,
-        tomove: None,
-        vct: false,
-        vcf_threats: false,
-        defend: false,
-        max_plies: None,
-        nodes: None,
-        json: false,
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| -> Result<String> {
-            it.next()
-                .cloned()
-                .ok_or_else(|| anyhow!("{name} needs a value\n{USAGE}"))
-        };
-        match a.as_str() {
-            "--moves" => o.moves = Some(value("--moves")?),
-            "--file" => o.file = Some(value("--file")?),
-            "--suite" => o.suite = Some(value("--suite")?),
-            "--rule" => {
-                let v = value("--rule")?;
-                o.rule = Rule::parse(&v).ok_or_else(|| anyhow!("unknown rule '{v}'"))?;
-            }
-            "--size" => {
-                let v = value("--size")?;
-                o.size = v
-                    .parse()
-                    .map_err(|_| anyhow!("--size: '{v}' is not a number"))?;
-            }
-            "--tomove" => {
-                let v = value("--tomove")?;
-                o.tomove = Some(match v.to_ascii_lowercase().as_str() {
-                    "black" | "b" | "x" => Color::Black,
-                    "white" | "w" | "o" => Color::White,
-                    _ => bail!("--tomove: '{v}' is not black or white"),
-                });
-            }
-            "--max-plies" => {
-                let v = value("--max-plies")?;
-                o.max_plies = Some(
-                    v.parse()
-                        .map_err(|_| anyhow!("--max-plies: '{v}' is not a number"))?,
-                );
-            }
-            "--nodes" => {
-                let v = value("--nodes")?;
-                o.nodes = Some(
-                    v.parse()
-                        .map_err(|_| anyhow!("--nodes: '{v}' is not a number"))?,
-                );
-            }
-            "--vct" => o.vct = true,
-            "--vcf-threats" => {
-                o.vct = true;
-                o.vcf_threats = true;
-            }
-            "--defend" => o.defend = true,
-            "--json" => o.json = true,
-            "-h" | "--help" => bail!("{USAGE}"),
-            other => bail!("unknown option '{other}'\n{USAGE}"),
-        }
+fn colour(s: &str) -> std::result::Result<Color, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "black" | "b" | "x" => Ok(Color::Black),
+        "white" | "w" | "o" => Ok(Color::White),
+        _ => Err("expected black or white".to_string()),
     }
-    let sources =
-        o.moves.is_some() as usize + o.file.is_some() as usize + o.suite.is_some() as usize;
-    if sources != 1 {
-        bail!("give exactly one of --moves, --file, --suite\n{USAGE}");
-    }
-    Ok(o)
 }
 
 /// Runs the `solve` subcommand.
-pub fn run(args: &[String]) -> Result<()> {
-    let o = parse_options(args)?;
+pub fn run(opts: &Options) -> Result<()> {
+    let mut o = opts.clone();
+    o.vct |= o.vcf_threats;
     if let Some(path) = &o.suite {
         return run_suite(path, &o);
     }
-    let mut b = if let Some(m) = &o.moves {
-        let moves = parse_moves(m, o.size, o.size).map_err(|e| anyhow!("--moves: {e}"))?;
-        crate::io::position::board_from_moves(&moves, o.size, o.size, o.rule)?
-    } else {
-        let path = o.file.as_deref().unwrap_or_default();
-        let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
-        Board::from_diagram(&text, o.rule).map_err(|e| anyhow!("{path}: {e}"))?
+    // A file holds a diagram (rows may carry their numbers), as solve has always read it.
+    let mut b = match &o.position.file {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+            Board::from_diagram(&text, o.position.rule).map_err(|e| anyhow!("{path}: {e}"))?
+        }
+        None => crate::io::position::position(&o.position)?,
     };
     if let Some(c) = o.tomove {
         b.set_side_to_move(c);

@@ -1,59 +1,36 @@
-//! Small helpers shared by the subcommands: argument lookup and reading a position
-//! from `--moves`, `--file` (a diagram, a Piskvork `.psq` or an SGF record), `--rule`
-//! and `--size`/`--width`/`--height`.
+//! The position options shared by the subcommands ([`PositionArgs`]) and reading a
+//! position from `--moves`, `--file` (a diagram, a Piskvork `.psq` or an SGF record),
+//! `--rule` and `--size`/`--width`/`--height`.
 
 use crate::core::board::Board;
 use crate::core::notation;
 use crate::core::rules;
 use crate::core::types::{Pos, Rule};
+use crate::io::args;
 use anyhow::{anyhow, bail, Context, Result};
 
-/// Command-line arguments after the subcommand name.
-pub struct Args {
-    args: Vec<String>,
-}
-
-impl Args {
-    pub fn new(args: &[String]) -> Args {
-        Args {
-            args: args.to_vec(),
-        }
-    }
-    /// Whether `--name` is present.
-    pub fn flag(&self, name: &str) -> bool {
-        self.args.iter().any(|a| a == name)
-    }
-    /// The value after `--name` (or in `--name=value`).
-    pub fn value(&self, name: &str) -> Option<&str> {
-        for (i, a) in self.args.iter().enumerate() {
-            if a == name {
-                return self.args.get(i + 1).map(String::as_str);
-            }
-            if let Some(v) = a.strip_prefix(name).and_then(|r| r.strip_prefix('=')) {
-                return Some(v);
-            }
-        }
-        None
-    }
-    /// A numeric value, with a clear error if it does not parse.
-    pub fn number<T: std::str::FromStr>(&self, name: &str) -> Result<Option<T>> {
-        match self.value(name) {
-            None => Ok(None),
-            Some(v) => v
-                .parse()
-                .map(Some)
-                .map_err(|_| anyhow!("{name} expects a number, got '{v}'")),
-        }
-    }
-    /// The rule from `--rule` (name or protocol number), freestyle by default.
-    pub fn rule(&self) -> Result<Rule> {
-        match self.value("--rule") {
-            None => Ok(Rule::Freestyle),
-            Some(r) => Rule::parse(r).ok_or_else(|| {
-                anyhow!("unknown rule '{r}' (use freestyle, exact5, renju, caro, caro-exact5 or 0, 1, 4, 8, 9)")
-            }),
-        }
-    }
+/// The position options of `play`, `analyse` and `solve`: `--moves` or `--file`, the
+/// rule and the board size.
+#[derive(clap::Args, Clone, Debug)]
+pub struct PositionArgs {
+    /// The position as moves in game order, black first: "h8 i9 j10" or "7,7 8,8"
+    #[arg(long, value_name = "MOVES", conflicts_with = "file")]
+    pub moves: Option<String>,
+    /// Read the position from a file: a diagram (X, O and . rows), a Piskvork .psq or an SGF record
+    #[arg(long, value_name = "FILE")]
+    pub file: Option<String>,
+    /// Rule: freestyle, exact5, renju, caro, caro-exact5, or 0, 1, 4, 8, 9
+    #[arg(long, value_name = "RULE", default_value = "freestyle", value_parser = args::rule)]
+    pub rule: Rule,
+    /// Board size (a file's own size wins)
+    #[arg(long, value_name = "N", default_value_t = 15)]
+    pub size: usize,
+    /// Board width, for a rectangular board [default: --size]
+    #[arg(long, value_name = "W")]
+    pub width: Option<usize>,
+    /// Board height, for a rectangular board [default: --size]
+    #[arg(long, value_name = "H")]
+    pub height: Option<usize>,
 }
 
 /// Plays a list of squares in order (black first) on a new board, checking each move.
@@ -97,17 +74,16 @@ pub fn board_from_moves(
 /// or `--file F` holding a diagram (`X`, `O`, `.` rows), a Piskvork `.psq` record or an
 /// SGF record. Board size from `--size N` or `--width W --height H` (15 by default; a
 /// file's own size wins), rule from `--rule`.
-pub fn position(args: &Args) -> Result<Board> {
-    let rule = args.rule()?;
-    let size: usize = args.number("--size")?.unwrap_or(15);
-    let width: usize = args.number("--width")?.unwrap_or(size);
-    let height: usize = args.number("--height")?.unwrap_or(size);
-    if let Some(path) = args.value("--file") {
+pub fn position(args: &PositionArgs) -> Result<Board> {
+    let rule = args.rule;
+    let width = args.width.unwrap_or(args.size);
+    let height = args.height.unwrap_or(args.size);
+    if let Some(path) = &args.file {
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
         return position_from_text(&text, width, height, rule)
             .with_context(|| format!("in {path}"));
     }
-    let moves = args.value("--moves").unwrap_or("");
+    let moves = args.moves.as_deref().unwrap_or("");
     let list = notation::parse_moves(moves, width, height).map_err(|e| anyhow!(e))?;
     board_from_moves(&list, width, height, rule)
 }
@@ -130,30 +106,4 @@ pub fn position_from_text(text: &str, width: usize, height: usize, rule: Rule) -
     }
     let list = notation::parse_moves(text, width, height).map_err(|e| anyhow!(e))?;
     board_from_moves(&list, width, height, rule)
-}
-
-/// Writes one line of a subcommand's output to stdout. When the reader has gone away
-/// (`pbrain-fivefold bench | head -1`), the process ends quietly with status 0 instead
-/// of panicking as `println!` does; any other write error ends it with status 1.
-pub fn write_line(args: std::fmt::Arguments) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_fmt(args).and_then(|()| out.write_all(b"\n")) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("error: cannot write the output: {e}");
-        std::process::exit(1);
-    }
-}
-
-/// `println!` for subcommand output, through [`write_line`].
-#[macro_export]
-macro_rules! outln {
-    () => {
-        $crate::io::position::write_line(format_args!(""))
-    };
-    ($($arg:tt)*) => {
-        $crate::io::position::write_line(format_args!($($arg)*))
-    };
 }

@@ -8,6 +8,7 @@ use crate::core::notation;
 use crate::core::types::{Pos, Rule};
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::tt::Tt;
+use crate::io::args::{self, ThreadsArgs};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -75,6 +76,41 @@ pub const POSITIONS: &[BenchPosition] = &[
 pub const BENCH_DEPTH: i32 = 8;
 /// Table size for the bench (fixed so the node count is reproducible).
 pub const BENCH_HASH_MB: usize = 16;
+
+/// The command line of `bench`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_help = "\
+The last lines are the totals: Nodes (the functional signature of the search with one
+thread), Nodes/s and Signature (a hash of every position's nodes, move and score).
+
+Examples:
+  pbrain-fivefold bench
+  pbrain-fivefold bench --depth 13 --threads 4
+  pbrain-fivefold bench --board")]
+pub struct Options {
+    /// Depth every bench position is searched to
+    #[arg(long, value_name = "PLIES", default_value_t = BENCH_DEPTH, value_parser = args::depth, allow_negative_numbers = true)]
+    pub depth: i32,
+    #[command(flatten)]
+    pub threads: ThreadsArgs,
+    /// Measure the board's make/unmake speed instead of the search (about 3 seconds)
+    #[arg(long)]
+    pub board: bool,
+}
+
+/// Runs `bench`: the search bench, or with `--board` the make/unmake bench, printing
+/// its lines.
+pub fn run(opts: &Options) -> anyhow::Result<()> {
+    let lines = if opts.board {
+        run_board(3000)
+    } else {
+        run_search_threads(opts.depth, opts.threads.threads)
+    };
+    for l in lines {
+        crate::outln!("{l}");
+    }
+    Ok(())
+}
 
 /// Sets up a bench position.
 pub fn position(p: &BenchPosition) -> Board {

@@ -19,9 +19,9 @@
 
 use crate::core::types::{symmetries, Pos, Rule};
 use crate::engine::search::{search_position, Limits};
-use crate::io::position::Args;
+use crate::io::args;
 use crate::tools::selfplay::random_opening_within;
-use anyhow::{bail, Result};
+use anyhow::Result;
 
 /// Formats an opening in the Gomocup offset format.
 pub fn offset_line(opening: &[Pos], size: usize) -> String {
@@ -159,27 +159,65 @@ pub fn balanced(spec: &Spec) -> Vec<Vec<Pos>> {
     out
 }
 
-/// `pbrain-fivefold openings --count 100 --size 15 --rule 0 --stones 3 --seed 1 [--format offset|pos] [--depth 6] [--max-eval 40] [--radius 3]`
-pub fn run(args: &[String]) -> Result<()> {
-    let args = Args::new(args);
-    let d = Spec::default();
+/// How `openings` writes an opening.
+#[derive(clap::ValueEnum, Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    // (Plain comments: a help text on a value would turn the whole --help into the long form.)
+    // The Gomocup offset format, see [`offset_line`].
+    Offset,
+    // c-gomoku-cli's `pos` format, see [`pos_line`].
+    Pos,
+}
+
+/// The command line of `openings`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_help = "\
+Prints one opening a line; fewer than --count when the tries run out (a note on stderr says so).
+
+Example:
+  pbrain-fivefold openings --count 100 --size 15 --rule 0 --stones 3 --seed 1 --format offset")]
+pub struct Options {
+    /// Openings wanted
+    #[arg(long, value_name = "N", default_value_t = Spec::default().count)]
+    pub count: usize,
+    /// Rule: freestyle, exact5, renju, caro, caro-exact5, or 0, 1, 4, 8, 9
+    #[arg(long, value_name = "RULE", default_value = "freestyle", value_parser = args::rule)]
+    pub rule: Rule,
+    /// Board size (square)
+    #[arg(long, value_name = "N", default_value_t = Spec::default().size, value_parser = args::board_size)]
+    pub size: usize,
+    /// Stones per opening, black first
+    #[arg(long, value_name = "N", default_value_t = Spec::default().stones, value_parser = |s: &str| args::number_in(s, 1usize, 20))]
+    pub stones: usize,
+    /// Seed of the random openings
+    #[arg(long, value_name = "N", default_value_t = Spec::default().seed, value_parser = args::count)]
+    pub seed: u64,
+    /// The side to move may score from -SCORE to 0 at --depth
+    #[arg(long, value_name = "SCORE", default_value_t = Spec::default().max_eval, value_parser = |s: &str| args::number_in(s, 0, 30_000))]
+    pub max_eval: i32,
+    /// Depth of the search that scores an opening
+    #[arg(long, value_name = "PLIES", default_value_t = Spec::default().depth, value_parser = |s: &str| args::number_in(s, 1, 20), allow_negative_numbers = true)]
+    pub depth: i32,
+    /// Stones lie within this many squares of the centre
+    #[arg(long, value_name = "N", default_value_t = Spec::default().radius)]
+    pub radius: usize,
+    /// How each opening is written: offset (dx,dy from the centre: "0,0, 1,1, -1,2") or pos ("h8i9g10")
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = Format::Offset)]
+    pub format: Format,
+}
+
+/// Runs `openings`.
+pub fn run(opts: &Options) -> Result<()> {
     let spec = Spec {
-        rule: args.rule()?,
-        size: args.number("--size")?.unwrap_or(d.size),
-        stones: args.number("--stones")?.unwrap_or(d.stones),
-        count: args.number("--count")?.unwrap_or(d.count),
-        seed: args.number("--seed")?.unwrap_or(d.seed),
-        max_eval: args.number("--max-eval")?.unwrap_or(d.max_eval),
-        depth: args.number("--depth")?.unwrap_or(d.depth),
-        radius: args.number("--radius")?.unwrap_or(d.radius),
+        rule: opts.rule,
+        size: opts.size,
+        stones: opts.stones,
+        count: opts.count,
+        seed: opts.seed,
+        max_eval: opts.max_eval,
+        depth: opts.depth,
+        radius: opts.radius,
     };
-    if !(5..=32).contains(&spec.size) || spec.stones == 0 || spec.stones > 20 {
-        bail!("need 5 <= size <= 32 and 1 <= stones <= 20");
-    }
-    if !(1..=20).contains(&spec.depth) {
-        bail!("need 1 <= depth <= 20");
-    }
-    let format = args.value("--format").unwrap_or("offset");
     let found = balanced(&spec);
     if found.len() < spec.count {
         eprintln!(
@@ -191,10 +229,9 @@ pub fn run(args: &[String]) -> Result<()> {
         );
     }
     for o in found {
-        match format {
-            "offset" => crate::outln!("{}", offset_line(&o, spec.size)),
-            "pos" => crate::outln!("{}", pos_line(&o)),
-            f => bail!("unknown format '{f}' (offset or pos)"),
+        match opts.format {
+            Format::Offset => crate::outln!("{}", offset_line(&o, spec.size)),
+            Format::Pos => crate::outln!("{}", pos_line(&o)),
         }
     }
     Ok(())

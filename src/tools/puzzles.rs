@@ -11,7 +11,7 @@ use crate::core::types::{Color, Pos, Rule};
 use crate::engine::search::Limits;
 use crate::engine::time::Budget;
 use crate::engine::Engine;
-use crate::io::position::{board_from_moves, Args};
+use crate::io::position::board_from_moves;
 use anyhow::{anyhow, bail, Context, Result};
 use std::time::Duration;
 
@@ -100,12 +100,41 @@ pub fn solve(engine: &mut Engine, p: &Puzzle, limits: &Limits) -> Result<(Pos, b
     Ok((r.best, ok))
 }
 
-/// `pbrain-fivefold puzzles FILE… [--nodes N | --ms T] [--params lmr=0,…] [--quiet]`
-pub fn run(args: &[String]) -> Result<()> {
-    let files: Vec<&String> = args.iter().take_while(|a| !a.starts_with("--")).collect();
-    let opts = Args::new(args);
-    let nodes: Option<u64> = opts.number("--nodes")?;
-    let ms: Option<u64> = opts.number("--ms")?;
+/// The command line of `puzzles`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_help = "\
+Without --nodes or --ms each puzzle is searched to depth 8. Prints one line a puzzle (id,
+category, the engine's move, ok or MISS) and a summary line \"Solved: N/M\".
+
+Example:
+  pbrain-fivefold puzzles ../shared/puzzles/win.txt ../shared/puzzles/defend.txt --nodes 200000")]
+pub struct Options {
+    /// Puzzle files (one puzzle a line, key=value tokens; see shared/puzzles/README.md)
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<String>,
+    /// Node limit per puzzle
+    #[arg(long, value_name = "N", value_parser = crate::io::args::count)]
+    pub nodes: Option<u64>,
+    /// Time limit per puzzle in milliseconds
+    #[arg(long, value_name = "MS", value_parser = crate::io::args::count)]
+    pub ms: Option<u64>,
+    /// Search parameters: name=value,... (as selfplay's players take them)
+    #[arg(long, value_name = "LIST", value_parser = params)]
+    pub params: Option<String>,
+    /// Only the summary line
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Search parameters as `--params` gives them, checked.
+fn params(s: &str) -> std::result::Result<String, String> {
+    crate::engine::search::Params::default().apply(s)?;
+    Ok(s.to_string())
+}
+
+/// Runs `puzzles`.
+pub fn run(opts: &Options) -> Result<()> {
+    let (nodes, ms) = (opts.nodes, opts.ms);
     let limits = Limits {
         skip_threats: false,
         max_nodes: nodes,
@@ -120,19 +149,19 @@ pub fn run(args: &[String]) -> Result<()> {
         },
     };
     let mut engine = Engine::new(32 << 20);
-    if let Some(spec) = opts.value("--params") {
+    if let Some(spec) = &opts.params {
         let mut params = crate::engine::search::Params::default();
         params.apply(spec).map_err(|e| anyhow!(e))?;
         engine.set_params(params);
     }
     let (mut total, mut solved) = (0, 0);
-    for f in files {
+    for f in &opts.files {
         let text = std::fs::read_to_string(f).with_context(|| format!("cannot read {f}"))?;
         for p in parse_puzzles(&text)? {
             let (m, ok) = solve(&mut engine, &p, &limits)?;
             total += 1;
             solved += ok as u32;
-            if !opts.flag("--quiet") {
+            if !opts.quiet {
                 crate::outln!(
                     "{} {:<6} {} {}",
                     p.id,

@@ -283,24 +283,54 @@ pub fn elo(t: &Tally) -> (f64, f64) {
     (to_elo(score), (hi - lo) / 2.0)
 }
 
-/// `pbrain-fivefold selfplay --a depth=6 --b greedy --games 40 --rule 0 --size 15 --seed 1`
-pub fn run(args: &[String]) -> anyhow::Result<()> {
-    let args = crate::io::position::Args::new(args);
-    let rule = args.rule()?;
-    let size: usize = args.number("--size")?.unwrap_or(15);
-    let pairs: usize = args.number("--openings")?.unwrap_or(10);
-    let seed: u64 = args.number("--seed")?.unwrap_or(1);
-    let stones: usize = args.number("--stones")?.unwrap_or(3);
-    let pa = args.value("--a").unwrap_or("depth=4");
-    let pb = args.value("--b").unwrap_or("greedy");
-    let a = Player::parse(pa).ok_or_else(|| {
-        anyhow::anyhow!("bad player '{pa}' (depth=N, time=MS, nodes=N or greedy)")
-    })?;
-    let b = Player::parse(pb).ok_or_else(|| {
-        anyhow::anyhow!("bad player '{pb}' (depth=N, time=MS, nodes=N or greedy)")
-    })?;
-    let openings: Vec<Vec<Pos>> = (0..pairs as u64)
-        .map(|i| random_opening(size, stones, seed + i))
+/// The command line of `selfplay`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_help = "\
+A player is depth=N, time=MS, nodes=N or greedy, optionally followed by search parameters:
+nodes=20000,lmr=0. Each opening is played twice, the players swapping colours.
+
+Example:
+  pbrain-fivefold selfplay --a depth=6 --b greedy --openings 20 --rule 0 --size 15 --seed 1")]
+pub struct Options {
+    /// The first player
+    #[arg(long, value_name = "PLAYER", default_value = "depth=4", value_parser = player)]
+    pub a: String,
+    /// The second player
+    #[arg(long, value_name = "PLAYER", default_value = "greedy", value_parser = player)]
+    pub b: String,
+    /// Random openings, each played twice (so twice as many games)
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub openings: usize,
+    /// Stones in each random opening
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = |s: &str| crate::io::args::number_in(s, 0usize, 20))]
+    pub stones: usize,
+    /// Seed of the first opening (the next ones count up from it)
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::io::args::count)]
+    pub seed: u64,
+    /// Rule: freestyle, exact5, renju, caro, caro-exact5, or 0, 1, 4, 8, 9
+    #[arg(long, value_name = "RULE", default_value = "freestyle", value_parser = crate::io::args::rule)]
+    pub rule: Rule,
+    /// Board size (square)
+    #[arg(long, value_name = "N", default_value_t = 15, value_parser = crate::io::args::board_size)]
+    pub size: usize,
+}
+
+/// A player as `--a`/`--b` give it, checked.
+fn player(s: &str) -> Result<String, String> {
+    match Player::parse(s) {
+        Some(_) => Ok(s.to_string()),
+        None => Err("expected depth=N, time=MS, nodes=N or greedy, optionally followed by ,name=value parameters".to_string()),
+    }
+}
+
+/// Runs `selfplay`: the match between the two players, and one line with its result.
+pub fn run(opts: &Options) -> anyhow::Result<()> {
+    let (rule, size) = (opts.rule, opts.size);
+    let (pa, pb) = (&opts.a, &opts.b);
+    let a = Player::parse(pa).expect("checked by the command line");
+    let b = Player::parse(pb).expect("checked by the command line");
+    let openings: Vec<Vec<Pos>> = (0..opts.openings as u64)
+        .map(|i| random_opening(size, opts.stones, opts.seed.wrapping_add(i)))
         .collect();
     let t = run_match(rule, size, &openings, &a, &b);
     let (e, err) = elo(&t);

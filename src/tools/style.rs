@@ -13,7 +13,7 @@ use crate::core::board::Board;
 use crate::core::pattern::Threat;
 use crate::core::record::{self, SgfGame};
 use crate::core::types::{Color, Pos, Rule};
-use crate::io::position::{self, Args};
+use crate::io::position;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 
@@ -108,13 +108,28 @@ pub fn report(t: &Tallies) -> String {
 }
 
 /// `style --sgf FILE[,FILE...] [--rule R] [--until N]`.
-pub fn run(args: &[String]) -> Result<()> {
-    let args = Args::new(args);
-    let Some(files) = args.value("--sgf") else {
-        bail!("usage: pbrain-fivefold style --sgf FILE[,FILE...] [--rule R] [--until STONES]");
-    };
-    let until: usize = args.number("--until")?.unwrap_or(20);
-    let forced_rule = args.value("--rule").map(|_| args.rule()).transpose()?;
+/// The command line of `style`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_help = "\
+Example:
+  pbrain-fivefold style --sgf match/games.sgf --until 30")]
+pub struct Options {
+    /// SGF files of recorded games, separated by commas (c-gomoku-cli's -sgf output)
+    #[arg(long, value_name = "FILE[,FILE...]", required = true)]
+    pub sgf: String,
+    /// Rule of every game [default: each game's own RU[], else freestyle]
+    #[arg(long, value_name = "RULE", value_parser = crate::io::args::rule)]
+    pub rule: Option<Rule>,
+    /// Count the moves up to this many stones on the board
+    #[arg(long, value_name = "STONES", default_value_t = 20)]
+    pub until: usize,
+}
+
+/// Runs `style`.
+pub fn run(opts: &Options) -> Result<()> {
+    let files = opts.sgf.as_str();
+    let until = opts.until;
+    let forced_rule = opts.rule;
     let mut t = Tallies::new();
     let (mut used, mut skipped) = (0, 0);
     for path in files.split(',') {

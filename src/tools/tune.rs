@@ -28,7 +28,7 @@ use crate::core::pattern::{Pat, Threat};
 use crate::core::record::{self, RecordResult};
 use crate::core::types::{Color, Pos, Rule};
 use crate::core::weights::{self, FEATURES};
-use crate::io::position::{self, Args};
+use crate::io::position;
 use crate::tools::selfplay::{self, Limit, Outcome, Player};
 use anyhow::Result;
 
@@ -314,24 +314,73 @@ pub fn fit(rule: Rule, data: &[Sample], iterations: usize, extra: bool) -> Fitte
 /// or `tune --sgf games.sgf[,more.sgf] --rule 0` to fit to recorded games instead (add
 /// `--games N` to mix in N self-play games), and `--messages m.txt[,more.txt] --teacher
 /// NAME [--teacher-scale 225] [--share 1]` to fit to an engine's scores of their positions.
-pub fn run(args: &[String]) -> Result<()> {
-    let args = Args::new(args);
-    let rule = args.rule()?;
-    let size: usize = args.number("--size")?.unwrap_or(15);
-    let sgf = args.value("--sgf");
-    let games: usize = args
-        .number("--games")?
-        .unwrap_or(if sgf.is_some() { 0 } else { 400 });
-    let nodes: u64 = args.number("--nodes")?.unwrap_or(4000);
-    let seed: u64 = args.number("--seed")?.unwrap_or(1);
-    let iterations: usize = args.number("--iterations")?.unwrap_or(300);
-    let threads: usize = args.number("--threads")?.unwrap_or(2);
+/// The command line of `tune`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_help = "\
+Prints the fitted weight table of the rule (to paste into src/core/weights.rs); progress and
+losses go to stderr.
+
+Examples:
+  pbrain-fivefold tune --games 400 --nodes 4000 --threads 8
+  pbrain-fivefold tune --sgf match/games.sgf --teacher Rapfi --messages match/messages.txt")]
+pub struct Options {
+    /// Rule: freestyle, exact5, renju, caro, caro-exact5, or 0, 1, 4, 8, 9
+    #[arg(long, value_name = "RULE", default_value = "freestyle", value_parser = crate::io::args::rule)]
+    pub rule: Rule,
+    /// Board size of the self-play games (square)
+    #[arg(long, value_name = "N", default_value_t = 15, value_parser = crate::io::args::board_size)]
+    pub size: usize,
+    /// Self-play games to learn from (a quarter as many more are held out) [default: 400, or 0 with --sgf]
+    #[arg(long, value_name = "N")]
+    pub games: Option<usize>,
+    /// Nodes per move in the self-play games
+    #[arg(long, value_name = "N", default_value_t = 4000, value_parser = crate::io::args::count)]
+    pub nodes: u64,
+    /// Seed of the self-play openings
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::io::args::count)]
+    pub seed: u64,
+    /// Optimiser iterations
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    pub iterations: usize,
+    /// Threads playing the self-play games
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = crate::io::args::threads)]
+    pub threads: usize,
+    /// Recorded games to learn from: SGF files with results, separated by commas
+    #[arg(long, value_name = "FILE[,FILE...]")]
+    pub sgf: Option<String>,
+    /// The engine of the recorded games whose scores are the targets
+    #[arg(long, value_name = "NAME", requires = "sgf")]
+    pub teacher: Option<String>,
+    /// c-gomoku-cli messages.txt files with the teacher's scores, one per --sgf file [default: the games' V[] values]
+    #[arg(long, value_name = "FILE[,FILE...]", requires = "teacher")]
+    pub messages: Option<String>,
+    /// The teacher's score units per logit
+    #[arg(long, value_name = "UNITS", default_value_t = TEACHER_SCALE, value_parser = crate::io::args::positive)]
+    pub teacher_scale: f64,
+    /// Share of the teacher's score in a target, the rest from the game's result
+    #[arg(long, value_name = "SHARE", default_value_t = 1.0, value_parser = |s: &str| crate::io::args::number_in(s, 0.0, 1.0))]
+    pub share: f64,
+}
+
+/// Runs `tune`.
+pub fn run(opts: &Options) -> Result<()> {
+    let (rule, size, nodes, seed, iterations, threads) = (
+        opts.rule,
+        opts.size,
+        opts.nodes,
+        opts.seed,
+        opts.iterations,
+        opts.threads,
+    );
+    let sgf = opts.sgf.as_deref();
+    let games = opts.games.unwrap_or(if sgf.is_some() { 0 } else { 400 });
     // `--teacher NAME`: the engine of the recorded games whose scores are targets, read
     // from `--messages` (c-gomoku-cli's messages.txt, one per --sgf file, in order) or,
     // without it, from the games' own V[] values.
-    let teacher_name = args.value("--teacher").map(str::to_string);
-    let messages: Vec<&str> = args
-        .value("--messages")
+    let teacher_name = opts.teacher.clone();
+    let messages: Vec<&str> = opts
+        .messages
+        .as_deref()
         .map(|s| s.split(',').collect())
         .unwrap_or_default();
     if !messages.is_empty() {
@@ -344,20 +393,10 @@ pub fn run(args: &[String]) -> Result<()> {
         }
     }
     let mut messages = messages.into_iter();
-    let teacher = match args
-        .number::<f64>("--teacher-scale")?
-        .unwrap_or(TEACHER_SCALE)
-    {
-        _ if teacher_name.is_none() => None,
-        scale if scale > 0.0 => Some(Teacher {
-            scale,
-            share: args
-                .number::<f64>("--share")?
-                .unwrap_or(1.0)
-                .clamp(0.0, 1.0),
-        }),
-        _ => anyhow::bail!("--teacher-scale takes the teacher's units per logit, above 0"),
-    };
+    let teacher = teacher_name.as_ref().map(|_| Teacher {
+        scale: opts.teacher_scale,
+        share: opts.share,
+    });
     let start = std::time::Instant::now();
     let (mut train, mut test) = (Vec::new(), Vec::new());
     if games > 0 {

@@ -242,3 +242,19 @@ impl Drop for Brain {
         let _ = self.child.wait();
     }
 }
+
+/// Runs `pbrain-fivefold` with `args` and no input to its end: its exit status, stdout
+/// and stderr.
+pub fn run_binary(args: &[&str]) -> (ExitStatus, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .expect("start pbrain-fivefold");
+    (
+        o.status,
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}

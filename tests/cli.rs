@@ -1,0 +1,430 @@
+//! The command line: every subcommand's `--help`, mistakes that stop with exit status 2
+//! and a message on stderr, and short real runs of the tools that have no other test of
+//! their command line (selfplay, openings, tune, puzzles).
+
+mod common;
+
+use common::run_binary;
+
+/// Every subcommand (and the `analyze` alias).
+const SUBCOMMANDS: &[&str] = &[
+    "protocol", "play", "analyse", "analyze", "solve", "bench", "puzzles", "selfplay", "openings",
+    "tune", "style",
+];
+
+fn data(name: &str) -> String {
+    let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    assert!(
+        std::path::Path::new(&path).is_file(),
+        "missing test file {path}"
+    );
+    path
+}
+
+/// A run that must stop on a command-line mistake: exit status 2, nothing on stdout, and
+/// a message on stderr containing `msg`.
+fn refused(args: &[&str], msg: &str) {
+    let (status, out, err) = run_binary(args);
+    assert_eq!(status.code(), Some(2), "{args:?}: {err}");
+    assert!(out.is_empty(), "{args:?} wrote to stdout: {out}");
+    assert!(err.contains(msg), "{args:?}: expected '{msg}' in: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    for cmd in SUBCOMMANDS {
+        for flag in ["--help", "-h"] {
+            let (status, out, err) = run_binary(&[cmd, flag]);
+            assert!(status.success(), "{cmd} {flag}: {err}");
+            assert!(
+                out.contains("Usage: pbrain-fivefold "),
+                "{cmd} {flag}: {out}"
+            );
+            assert!(err.is_empty(), "{cmd} {flag}: {err}");
+        }
+        // `help COMMAND` says the same.
+        let (status, out, _) = run_binary(&["help", cmd]);
+        assert!(status.success(), "help {cmd}");
+        assert!(out.contains("Usage: pbrain-fivefold "), "help {cmd}: {out}");
+    }
+}
+
+#[test]
+fn the_top_level_help_lists_every_subcommand() {
+    for args in [&["--help"][..], &["-h"], &["help"]] {
+        let (status, out, _) = run_binary(args);
+        assert!(status.success(), "{args:?}");
+        assert!(out.contains("Usage: pbrain-fivefold [COMMAND]"), "{out}");
+        for cmd in SUBCOMMANDS.iter().filter(|&&c| c != "analyze") {
+            assert!(out.contains(&format!("  {cmd} ")), "{cmd} missing: {out}");
+        }
+        assert!(out.contains("alias: analyze"), "{out}");
+    }
+}
+
+#[test]
+fn version() {
+    for flag in ["--version", "-V"] {
+        let (status, out, _) = run_binary(&[flag]);
+        assert!(status.success());
+        assert_eq!(
+            out.trim(),
+            format!("pbrain-fivefold {}", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
+#[test]
+fn unknown_options_are_refused_by_every_subcommand() {
+    for cmd in SUBCOMMANDS {
+        refused(&[cmd, "--bogus"], "unexpected argument '--bogus' found");
+    }
+    // A near miss gets a suggestion.
+    refused(
+        &["bench", "--dpeth", "3"],
+        "a similar argument exists: '--depth'",
+    );
+}
+
+#[test]
+fn unknown_subcommands_are_refused() {
+    refused(&["frobnicate"], "unrecognized subcommand 'frobnicate'");
+    refused(&["benhc"], "a similar subcommand exists: 'bench'");
+}
+
+#[test]
+fn bad_values_are_refused() {
+    for (args, msg) in [
+        (
+            &["bench", "--depth", "x"][..],
+            "invalid value 'x' for '--depth <PLIES>'",
+        ),
+        (
+            &["bench", "--depth", "0"],
+            "expected a number from 1 to 100",
+        ),
+        (
+            &["bench", "--depth"],
+            "a value is required for '--depth <PLIES>'",
+        ),
+        (
+            &["bench", "--threads", "0"],
+            "invalid value '0' for '--threads <N>'",
+        ),
+        (
+            &["analyse", "--threads", "0"],
+            "expected a number from 1 to 256",
+        ),
+        (
+            &["analyse", "h8", "--threads=999"],
+            "expected a number from 1 to 256",
+        ),
+        (
+            &["analyse", "h8", "--nbest", "101"],
+            "expected a number from 1 to 100",
+        ),
+        (
+            &["analyse", "h8", "--time", "-1"],
+            "expected seconds from 0 to 86400",
+        ),
+        (
+            &["analyse", "h8", "--time", "1e9"],
+            "expected seconds from 0 to 86400",
+        ),
+        (
+            &["analyse", "h8", "--hash", "0"],
+            "invalid value '0' for '--hash <MB>'",
+        ),
+        (
+            &["analyse", "--moves", "h8", "--file", "x.psq"],
+            "cannot be used with",
+        ),
+        (&["play", "--rule", "nonsense"], "unknown rule 'nonsense'"),
+        (
+            &["play", "--color", "green"],
+            "expected black, white or random",
+        ),
+        (
+            &["play", "--depth", "-3"],
+            "invalid value '-3' for '--depth <PLIES>'",
+        ),
+        (
+            &["play", "--seed", "x"],
+            "invalid value 'x' for '--seed <N>'",
+        ),
+        (
+            &["solve", "--moves", "h8", "--tomove", "green"],
+            "expected black or white",
+        ),
+        (
+            &["solve", "--moves", "h8", "--max-plies", "x"],
+            "invalid value 'x'",
+        ),
+        (
+            &["solve"],
+            "the following required arguments were not provided",
+        ),
+        (
+            &["puzzles"],
+            "the following required arguments were not provided",
+        ),
+        (
+            &["puzzles", "p.txt", "--nodes", "x"],
+            "invalid value 'x' for '--nodes <N>'",
+        ),
+        (
+            &["puzzles", "p.txt", "--params", "lmr"],
+            "'lmr' is not name=value",
+        ),
+        (
+            &["selfplay", "--a", "depth=x"],
+            "invalid value 'depth=x' for '--a <PLAYER>'",
+        ),
+        (
+            &["selfplay", "--b", "smart"],
+            "expected depth=N, time=MS, nodes=N or greedy",
+        ),
+        (
+            &["selfplay", "--size", "40"],
+            "expected a number from 5 to 32",
+        ),
+        (&["selfplay", "--rule", "9x"], "unknown rule '9x'"),
+        (
+            &["openings", "--format", "json"],
+            "invalid value 'json' for '--format <FORMAT>'",
+        ),
+        (
+            &["openings", "--depth", "0"],
+            "expected a number from 1 to 20",
+        ),
+        (
+            &["openings", "--stones", "0"],
+            "expected a number from 1 to 20",
+        ),
+        (
+            &["openings", "--count", "many"],
+            "invalid value 'many' for '--count <N>'",
+        ),
+        (
+            &["tune", "--threads", "0"],
+            "invalid value '0' for '--threads <N>'",
+        ),
+        (&["tune", "--share", "2"], "expected a number from 0 to 1"),
+        (
+            &["tune", "--teacher-scale", "0"],
+            "expected a number above 0",
+        ),
+        (
+            &["tune", "--messages", "m.txt"],
+            "required arguments were not provided",
+        ),
+        (&["tune", "--iterations", "-1"], "unexpected argument '-1'"),
+        (
+            &["style"],
+            "the following required arguments were not provided",
+        ),
+        (
+            &["style", "--sgf", "g.sgf", "--until", "x"],
+            "invalid value 'x' for '--until",
+        ),
+        (
+            &["style", "--sgf", "g.sgf", "--rule", "chess"],
+            "unknown rule 'chess'",
+        ),
+    ] {
+        refused(args, msg);
+    }
+}
+
+#[test]
+fn no_arguments_or_protocol_speak_the_gomocup_protocol() {
+    for args in [&[][..], &["protocol"]] {
+        let mut b = common::Brain::with_args(args);
+        assert!(b.ask("ABOUT").starts_with("name=\"Fivefold\""), "{args:?}");
+        assert_eq!(b.ask("START 15"), "OK");
+    }
+}
+
+#[test]
+fn an_unknown_leading_option_falls_back_to_the_protocol_with_a_warning() {
+    // Some managers start engines with options of their own.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
+        .args(["-manager-option", "1"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start");
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"START 15\nEND\n").unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).lines().next(),
+        Some("OK")
+    );
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("ignoring unknown option '-manager-option'; speaking the Gomocup protocol"));
+}
+
+#[test]
+fn bench_takes_name_equals_value_and_keeps_its_totals() {
+    let (status, out, err) = run_binary(&["bench", "--depth=1", "--threads=1"]);
+    assert!(status.success(), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    let n = lines.len();
+    assert!(n > 3, "{out}");
+    assert!(lines[n - 3].starts_with("Nodes: "), "{out}");
+    assert!(lines[n - 2].starts_with("Nodes/s: "), "{out}");
+    assert!(lines[n - 1].starts_with("Signature: "), "{out}");
+    assert_eq!(lines[n - 1].len(), "Signature: ".len() + 16, "{out}");
+}
+
+#[test]
+fn selfplay_plays_each_opening_twice() {
+    let (status, out, err) = run_binary(&[
+        "selfplay",
+        "--a",
+        "depth=1",
+        "--b=greedy",
+        "--openings",
+        "1",
+        "--size",
+        "7",
+        "--seed",
+        "3",
+        "--stones",
+        "2",
+    ]);
+    assert!(status.success(), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(
+        lines[0].starts_with("depth=1 vs greedy: 2 games, +"),
+        "{out}"
+    );
+    assert!(
+        lines[0].contains("score ") && lines[0].contains("Elo "),
+        "{out}"
+    );
+}
+
+#[test]
+fn openings_are_written_in_both_formats() {
+    for (format, squares) in [("offset", 3), ("pos", 1)] {
+        let (status, out, err) = run_binary(&[
+            "openings", "--count", "2", "--size", "9", "--depth", "1", "--rule", "renju", "--seed",
+            "5", "--format", format,
+        ]);
+        assert!(status.success(), "{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(!lines.is_empty() && lines.len() <= 2, "{out}");
+        for l in &lines {
+            if format == "offset" {
+                // Three stones as "dx,dy" pairs separated by ", ".
+                assert_eq!(l.split(", ").count(), squares, "{l}");
+            } else {
+                // Three squares run together: letter, row number.
+                let letters = l.chars().filter(|c| c.is_ascii_lowercase()).count();
+                assert_eq!(letters, 3, "{l}");
+            }
+        }
+        if lines.len() < 2 {
+            assert!(err.contains("openings: only"), "{err}");
+        }
+    }
+}
+
+#[test]
+fn tune_fits_a_table_from_a_few_tiny_games() {
+    let (status, out, err) = run_binary(&[
+        "tune",
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--iterations",
+        "2",
+        "--threads",
+        "1",
+        "--size",
+        "7",
+    ]);
+    assert!(status.success(), "{err}");
+    assert!(
+        out.starts_with(
+            "// tune: rule freestyle size 7 games 1 nodes 50 seed 1 iterations 2\n// loss train "
+        ),
+        "{out}"
+    );
+    assert!(out.contains("pub const WEIGHTS: Weights = ["), "{out}");
+    assert!(err.contains("self-play games"), "{err}");
+}
+
+#[test]
+fn tune_without_positions_says_what_to_give() {
+    let (status, _, err) = run_binary(&["tune", "--games", "0"]);
+    assert_eq!(status.code(), Some(2));
+    assert!(err.contains("no training positions"), "{err}");
+}
+
+#[test]
+fn puzzles_prints_a_line_per_puzzle_and_a_summary() {
+    let file = data("vcf_chains.txt");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let count = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .count();
+    assert!(count > 0);
+    let (status, out, err) = run_binary(&["puzzles", &file, "--nodes", "3000"]);
+    assert!(status.success(), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), count + 1, "{out}");
+    for l in &lines[..count] {
+        assert!(l.ends_with(" ok") || l.ends_with(" MISS"), "{l}");
+    }
+    let summary = lines[count];
+    let (solved, total) = summary
+        .strip_prefix("Solved: ")
+        .and_then(|s| s.split_once('/'))
+        .unwrap_or_else(|| panic!("no summary: {summary}"));
+    assert_eq!(total, count.to_string());
+    assert!(solved.parse::<usize>().unwrap() <= count);
+
+    // --quiet: the summary alone, the same count.
+    let (status, quiet, _) = run_binary(&["puzzles", &file, "--nodes=3000", "--quiet"]);
+    assert!(status.success());
+    assert_eq!(quiet.trim(), summary);
+}
+
+#[test]
+fn puzzles_reports_a_missing_file() {
+    refused(
+        &["puzzles", "/nonexistent/puzzles.txt", "--nodes", "10"],
+        "cannot read /nonexistent/puzzles.txt",
+    );
+}
+
+#[test]
+fn docs_cli_shows_each_subcommands_options_as_help_does() {
+    let doc = std::fs::read_to_string(format!("{}/docs/cli.md", env!("CARGO_MANIFEST_DIR")))
+        .expect("docs/cli.md");
+    for cmd in SUBCOMMANDS
+        .iter()
+        .filter(|&&c| c != "analyze" && c != "protocol")
+    {
+        let (_, help, _) = run_binary(&[cmd, "--help"]);
+        let start = help.find("Usage:").expect("usage");
+        let end = help.find("Print help").expect("help line") + "Print help".len();
+        assert!(
+            doc.contains(&help[start..end]),
+            "docs/cli.md does not show `{cmd} --help`'s options as they are now:\n{}",
+            &help[start..end]
+        );
+    }
+}
