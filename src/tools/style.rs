@@ -149,10 +149,12 @@ pub fn run(opts: &Options) -> Result<()> {
     if used == 0 {
         bail!("no game could be read in {files} ({skipped} records found, none legal)");
     }
-    println!(
+    crate::outln!(
         "{used} games ({skipped} skipped); moves after the opening, up to {until} stones on the board"
     );
-    print!("{}", report(&t));
+    for line in report(&t).lines() {
+        crate::outln!("{line}");
+    }
     Ok(())
 }
 

@@ -19,7 +19,7 @@
 //!    weights alone (without the "has at least one" and tempo terms) and reports that
 //!    fit's loss, so a run shows what the extra terms add.
 //! 4. Prints the new table of the rule (`WEIGHTS`, `EXACT_WEIGHTS`, or `RENJU_WEIGHTS`
-//!    with a set per colour) to paste into `src/eval.rs`, with the loss before and after
+//!    with a set per colour) to paste into `src/core/weights.rs`, with the loss before and after
 //!    on the training positions and on held-out games.
 
 use crate::core::board::Board;
