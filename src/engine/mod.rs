@@ -6,6 +6,7 @@
 //! (threat-aware move generation), [`multipv`] (several best lines), [`tt`] (the lock-free
 //! transposition table) and [`time`] (the move clock).
 
+pub mod memory;
 pub mod movegen;
 pub mod multipv;
 pub mod search;
@@ -14,13 +15,20 @@ pub mod time;
 pub mod tt;
 
 use crate::core::board::Board;
+use crate::engine::memory::{allocatable, MemoryLimit, MemoryPlan};
 use crate::engine::search::{Info, Limits, SearchResult, Searcher};
 use crate::engine::tt::Tt;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Most search threads the engine runs.
+/// Most search threads the engine runs: every thread count the engine is given, from a
+/// protocol, a command line or a memory plan, is clamped to this.
 pub const MAX_THREADS: usize = 256;
+
+/// `n` as a number of search threads: 1 to [`MAX_THREADS`].
+pub fn clamp_threads(n: usize) -> usize {
+    n.clamp(1, MAX_THREADS)
+}
 
 /// Default number of threads: every core the machine reports, at most 64.
 pub fn default_threads() -> usize {
@@ -40,6 +48,9 @@ pub struct Engine {
     helpers: Vec<Searcher>,
     threads: usize,
     params: crate::engine::search::Params,
+    /// The table size the last [`Engine::configure`] planned (the table may be smaller,
+    /// see [`allocatable`]); `None` until then.
+    planned_table: Option<usize>,
 }
 
 impl Default for Engine {
@@ -61,6 +72,7 @@ impl Engine {
             helpers: Vec::new(),
             threads: 1,
             params: crate::engine::search::Params::default(),
+            planned_table: None,
         }
     }
 
@@ -71,12 +83,36 @@ impl Engine {
 
     /// Resizes the table (its contents are lost).
     pub fn set_hash_bytes(&mut self, bytes: usize) {
+        self.planned_table = None;
         if bytes != self.tt.size_bytes() {
             self.tt = Arc::new(Tt::new(bytes));
             self.searcher = Searcher::new(self.tt.clone(), self.stop.clone());
             self.searcher.params = self.params.clone();
             self.helpers.clear();
         }
+    }
+
+    /// Plans the memory for `limit` with `threads` wanted ([`MemoryPlan::new`]) and
+    /// applies the plan: the threads, and a table of the planned size, or the largest
+    /// the allocator grants. The table is made again only when the planned size changed
+    /// since the last call (its contents are then lost), and the old one is freed first,
+    /// so both never coexist.
+    pub fn configure(&mut self, limit: MemoryLimit, threads: usize) -> MemoryPlan {
+        let plan = MemoryPlan::new(limit, threads);
+        self.set_threads(plan.threads);
+        if self.planned_table != Some(plan.table_bytes) {
+            self.set_hash_bytes(tt::BUCKET_BYTES);
+            let got = allocatable(plan.table_bytes);
+            if got < plan.table_bytes {
+                log::warn!(
+                    "a table of {} bytes cannot be allocated; using {got} bytes",
+                    plan.table_bytes
+                );
+            }
+            self.set_hash_bytes(got);
+            self.planned_table = Some(plan.table_bytes);
+        }
+        plan
     }
 
     pub fn hash_bytes(&self) -> usize {
@@ -103,7 +139,7 @@ impl Engine {
 
     /// Number of search threads to use (at most [`MAX_THREADS`]).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, MAX_THREADS);
+        self.threads = clamp_threads(n);
     }
 
     pub fn threads(&self) -> usize {

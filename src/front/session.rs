@@ -19,11 +19,12 @@
 use crate::core::board::Board;
 use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE, PAD, STRIDE};
+use crate::engine::memory::{MemoryLimit, MAX_HASH_BYTES};
 use crate::engine::multipv::{self, Line};
 use crate::engine::search::{Info, Limits, MAX_DEPTH};
 use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
-use crate::engine::{Engine, DEFAULT_HASH_BYTES};
+use crate::engine::{Engine, MAX_THREADS};
 use crate::front::protocol::{self, clean, BlockLine, Command, Progress};
 use crate::front::swap2;
 use anyhow::Result;
@@ -35,27 +36,9 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-/// Memory the engine needs besides the transposition table: the shape tables (about 2 MB
-/// for each rule used, see [`crate::core::tables::Tables`]; a session normally uses one or two
-/// rules), the search threads' stacks and buffers, board copies, the program itself and
-/// its I/O buffers.
-pub const RESERVED_BYTES: u64 = 16 << 20;
-/// Share of `INFO max_memory` the engine plans to use (the rest is a safety margin for the
-/// allocator and the operating system's accounting).
-pub const MEMORY_SHARE_PERCENT: u64 = 70;
-/// Smallest table the engine uses, however little memory it is given.
-pub const MIN_HASH_BYTES: u64 = 256 << 10;
-/// Largest table the engine allocates (`INFO hash_size` and `max_memory` are capped here).
-pub const MAX_HASH_BYTES: u64 = 4 << 30;
 /// Longest time accepted from `INFO timeout_turn`, `timeout_match` and `time_left` (about
 /// 35 years; larger values mean the same and would overflow the time arithmetic).
 pub const MAX_TIME_MS: u64 = 1 << 40;
-/// Memory each search thread beyond the first takes: its searcher's move buffers, history
-/// and principal variations, and the touched part of its stack (about 400 KB measured on
-/// Linux x86-64).
-pub const THREAD_BYTES: u64 = 512 << 10;
-/// Most search threads accepted from `INFO thread_num`.
-pub const MAX_THREADS: i128 = 512;
 /// Most lines `YXNBEST` reports.
 pub const MAX_NBEST: i64 = 64;
 /// Input lines longer than this are cut (the rest of the line is dropped).
@@ -97,73 +80,6 @@ impl Output {
     pub fn is_broken(&self) -> bool {
         self.broken.load(Ordering::SeqCst)
     }
-}
-
-/// How large the transposition table should be.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum HashSize {
-    /// Nothing set (or `INFO max_memory 0`): [`DEFAULT_HASH_BYTES`].
-    Default,
-    /// `INFO max_memory` bytes for the whole engine.
-    Memory(u64),
-    /// `INFO hash_size` kilobytes for the table alone (0: default).
-    Kilobytes(u64),
-}
-
-/// Table size in bytes for a memory setting: for `max_memory`, 70% of it less
-/// [`RESERVED_BYTES`] for everything else; always between [`MIN_HASH_BYTES`] and
-/// [`MAX_HASH_BYTES`].
-pub fn hash_bytes(size: HashSize) -> usize {
-    let bytes = match size {
-        HashSize::Default | HashSize::Memory(0) | HashSize::Kilobytes(0) => {
-            DEFAULT_HASH_BYTES as u64
-        }
-        HashSize::Memory(m) => (m / 100)
-            .saturating_mul(MEMORY_SHARE_PERCENT)
-            .saturating_sub(RESERVED_BYTES),
-        HashSize::Kilobytes(k) => k.saturating_mul(1024),
-    };
-    let bytes = bytes.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
-    usize::try_from(bytes).unwrap_or(usize::MAX)
-}
-
-/// The table size in bytes and the number of search threads for a memory setting and the
-/// threads asked for. Under `INFO max_memory`, what is left of its 70% after
-/// [`RESERVED_BYTES`] is shared: threads beyond the first take at most half of it
-/// ([`THREAD_BYTES`] each) and the table the rest, so a small limit on a machine with many
-/// cores runs fewer threads rather than go over it. Other settings keep the threads.
-pub fn memory_plan(size: HashSize, threads: usize) -> (usize, usize) {
-    let threads = threads.max(1);
-    match size {
-        HashSize::Memory(m) if m > 0 => {
-            let usable = (m / 100)
-                .saturating_mul(MEMORY_SHARE_PERCENT)
-                .saturating_sub(RESERVED_BYTES);
-            let extra = usize::try_from(usable / 2 / THREAD_BYTES).unwrap_or(usize::MAX);
-            let threads = threads.min(extra.saturating_add(1));
-            let table = usable.saturating_sub((threads as u64 - 1).saturating_mul(THREAD_BYTES));
-            let table = table.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
-            (usize::try_from(table).unwrap_or(usize::MAX), threads)
-        }
-        _ => (hash_bytes(size), threads),
-    }
-}
-
-/// The largest size up to `bytes` (halving, down to [`MIN_HASH_BYTES`]) that the allocator
-/// grants now. Where the address space or the committed memory is limited (`ulimit -v`, a
-/// job object), a table the system refuses would abort the process; a trial allocation of
-/// the size, freed at once, finds what fits. (Where memory is overcommitted the trial
-/// always succeeds and costs nothing: it is never written.)
-pub fn allocatable(bytes: usize) -> usize {
-    let mut b = bytes;
-    while b > MIN_HASH_BYTES as usize {
-        let mut trial: Vec<u8> = Vec::new();
-        if trial.try_reserve_exact(b).is_ok() {
-            return b;
-        }
-        b /= 2;
-    }
-    b
 }
 
 /// What the main loop does after a line.
@@ -416,12 +332,11 @@ pub struct Session {
     max_nodes: Option<u64>,
     /// `INFO show_detail`: messages for GUIs that display the engine's thinking.
     detail: bool,
-    hash: HashSize,
-    /// The table size the current table was made for (it may be smaller, see
-    /// [`allocatable`]); `None` before the first search.
-    table_planned: Option<usize>,
+    /// `INFO max_memory` or `INFO hash_size`, whichever came last: the engine plans its
+    /// table and threads under it before each search ([`Engine::configure`]).
+    memory: MemoryLimit,
     /// Search threads asked for (`INFO thread_num`, else every core); fewer run when
-    /// `INFO max_memory` has no room for them (see [`memory_plan`]).
+    /// `INFO max_memory` has no room for them (see [`crate::engine::memory::MemoryPlan`]).
     threads: usize,
     /// `INFO` errors waiting for the next other command.
     errors: Vec<String>,
@@ -449,8 +364,7 @@ impl Session {
             max_depth: None,
             max_nodes: None,
             detail: false,
-            hash: HashSize::Default,
-            table_planned: None,
+            memory: MemoryLimit::Default,
             // Every core unless the manager says otherwise (INFO thread_num).
             threads: crate::engine::default_threads(),
             errors: Vec::new(),
@@ -795,10 +709,11 @@ impl Session {
     }
 
     /// Search limits for a move: time from the clock (less the time since the command
-    /// could be read), depth and nodes as set. Also gives the table its configured size
-    /// and the engine its threads.
+    /// could be read), depth and nodes as set. Also hands the engine the memory limit and
+    /// the threads asked for, so that it sizes its table and threads before the search.
     fn limits(&mut self, received: Instant) -> Limits {
-        self.apply_memory();
+        let (memory, threads) = (self.memory, self.threads);
+        self.engine().configure(memory, threads);
         let empty = self.game.as_ref().map_or(0, Game::empty_squares);
         let left = match self.clock.left_ms {
             Some(l) => Some(l.saturating_sub(self.spent_ms)),
@@ -823,24 +738,6 @@ impl Session {
         }
     }
 
-    fn apply_memory(&mut self) {
-        let (want, threads) = memory_plan(self.hash, self.threads);
-        let planned = self.table_planned;
-        let mut e = self.engine();
-        e.set_threads(threads);
-        if planned != Some(want) {
-            // Free the old table before allocating the new one, so both never coexist.
-            e.set_hash_bytes(BUCKET_BYTES);
-            let got = allocatable(want);
-            if got < want {
-                log::warn!("a table of {want} bytes cannot be allocated; using {got} bytes");
-            }
-            e.set_hash_bytes(got);
-            drop(e);
-            self.table_planned = Some(want);
-        }
-    }
-
     fn info(&mut self, key: &str, value: &str) -> Result<(), String> {
         let number = || -> Result<i128, String> {
             value
@@ -862,8 +759,8 @@ impl Session {
                 self.clock.left_ms = Some(non_negative()?.min(MAX_TIME_MS));
                 self.spent_ms = 0;
             }
-            "max_memory" => self.hash = HashSize::Memory(non_negative()?),
-            "hash_size" => self.hash = HashSize::Kilobytes(non_negative()?),
+            "max_memory" => self.memory = MemoryLimit::Total(non_negative()?),
+            "hash_size" => self.memory = MemoryLimit::Table(non_negative()?.saturating_mul(1024)),
             "game_type" => {
                 let v = number()?;
                 // 0 human opponent, 1 brain, 2 tournament, 3 network tournament: the
@@ -888,7 +785,7 @@ impl Session {
                         "INFO thread_num: {v} is not a number of threads (1 or more)"
                     ));
                 }
-                self.threads = v.min(MAX_THREADS) as usize;
+                self.threads = v.min(MAX_THREADS as i128) as usize;
             }
             "evaluate" => {
                 protocol::parse_pair(value).map_err(|e| format!("INFO evaluate: {e}"))?;
@@ -1376,74 +1273,6 @@ pub fn run_stdio() -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn memory_limits_the_table() {
-        assert_eq!(hash_bytes(HashSize::Default), DEFAULT_HASH_BYTES);
-        assert_eq!(hash_bytes(HashSize::Memory(0)), DEFAULT_HASH_BYTES);
-        let m = 350u64 << 20;
-        let b = hash_bytes(HashSize::Memory(m)) as u64;
-        assert!(b + RESERVED_BYTES <= m * 7 / 10 + 1);
-        assert!(b >= m / 2);
-        assert_eq!(hash_bytes(HashSize::Memory(1 << 20)) as u64, MIN_HASH_BYTES);
-        assert_eq!(hash_bytes(HashSize::Kilobytes(1024)), 1 << 20);
-        assert_eq!(
-            hash_bytes(HashSize::Kilobytes(u64::MAX)) as u64,
-            MAX_HASH_BYTES
-        );
-    }
-
-    #[test]
-    fn memory_limits_the_threads() {
-        // Other settings keep the threads.
-        assert_eq!(memory_plan(HashSize::Default, 64), (DEFAULT_HASH_BYTES, 64));
-        assert_eq!(memory_plan(HashSize::Kilobytes(1024), 8), (1 << 20, 8));
-        assert_eq!(memory_plan(HashSize::Memory(0), 0), (DEFAULT_HASH_BYTES, 1));
-        // One thread: the table of hash_bytes.
-        let m = 350u64 << 20;
-        assert_eq!(
-            memory_plan(HashSize::Memory(m), 1),
-            (hash_bytes(HashSize::Memory(m)), 1)
-        );
-        // Too little memory for more than one thread.
-        assert_eq!(
-            memory_plan(HashSize::Memory(20 << 20), 64),
-            (MIN_HASH_BYTES as usize, 1)
-        );
-        // Threads take at most half of what is left after the reserve; all fits the limit.
-        for (m, asked) in [
-            (64u64 << 20, 128),
-            (64 << 20, 4),
-            (350 << 20, 64),
-            (1 << 30, 512),
-        ] {
-            let (table, threads) = memory_plan(HashSize::Memory(m), asked);
-            let usable = m / 100 * MEMORY_SHARE_PERCENT - RESERVED_BYTES;
-            assert!(threads >= 1 && threads <= asked);
-            assert!(
-                (threads as u64 - 1) * THREAD_BYTES <= usable / 2,
-                "{m} {asked}: {threads} threads"
-            );
-            assert!(
-                table as u64 + (threads as u64 - 1) * THREAD_BYTES <= usable,
-                "{m} {asked}: {table}"
-            );
-            assert!(
-                table as u64 >= usable / 2 - THREAD_BYTES,
-                "{m} {asked}: the table gets the rest"
-            );
-        }
-        assert_eq!(memory_plan(HashSize::Memory(64 << 20), 4).1, 4);
-        assert!(memory_plan(HashSize::Memory(64 << 20), 128).1 < 40);
-    }
-
-    #[test]
-    fn a_table_too_large_to_allocate_is_halved() {
-        assert_eq!(allocatable(1 << 20), 1 << 20);
-        // More than any address space: halved until an allocation succeeds.
-        let b = allocatable(usize::MAX);
-        assert!(b < usize::MAX && b >= MIN_HASH_BYTES as usize);
-    }
 
     #[test]
     fn fallback_avoids_fouls_walls_and_exclusions() {
