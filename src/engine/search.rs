@@ -636,36 +636,15 @@ impl Searcher {
         limits: &Limits,
     ) -> Option<Vec<Pos>> {
         // The engine's stop flag (END, STOP, YXSTOP) always reaches the solver. With a
-        // clock, the solver gets a fifth of the hard limit in all, enforced by a timer
-        // thread that raises its own flag and passes on the engine's.
-        let Some(hard) = limits.budget.map(|bu| bu.hard) else {
-            self.threat.set_stop(Some(self.stop.clone()));
-            let out = self.root_threat_searches(b, root, limits);
-            self.threat.set_stop(None);
-            return out;
-        };
-        let flag = Arc::new(AtomicBool::new(false));
-        self.threat.set_stop(Some(flag.clone()));
-        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-        let engine_stop = self.stop.clone();
-        let deadline = Instant::now() + hard / 5;
-        let out = std::thread::scope(|s| {
-            s.spawn(move || loop {
-                let now = Instant::now();
-                if now >= deadline || engine_stop.load(Ordering::Relaxed) {
-                    flag.store(true, Ordering::Relaxed);
-                    return;
-                }
-                let wait = (deadline - now).min(Duration::from_millis(5));
-                if done_rx.recv_timeout(wait) != Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
-                    return;
-                }
-            });
-            let r = self.root_threat_searches(b, root, limits);
-            drop(done_tx);
-            r
-        });
+        // clock, the solver gets a fifth of the hard limit in all: a deadline it checks
+        // with the stop flag. Both are taken away again before the iterations, whose
+        // leaf threat searches the search's own checks bound.
+        self.threat.set_stop(Some(self.stop.clone()));
+        self.threat
+            .set_deadline(limits.budget.map(|bu| Instant::now() + bu.hard / 5));
+        let out = self.root_threat_searches(b, root, limits);
         self.threat.set_stop(None);
+        self.threat.set_deadline(None);
         out
     }
 
