@@ -44,8 +44,8 @@ use crate::core::board::Board;
 use crate::core::pattern::{combine, key_weight, Pat, Threat};
 use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule, CELLS, DIRS};
+use crate::engine::stop::StopToken;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 /// Table size used by [`ThreatSolver::new`]: 2^18 entries of 16 bytes (4 MiB).
@@ -215,8 +215,8 @@ pub struct ThreatSolver {
     scratch: Vec<Pos>,
     /// Whether the VCT also uses VCF threats (see [`ThreatSolver::set_vcf_threats`]).
     vcf_threats: bool,
-    /// A flag that stops every search of this solver when raised (see [`ThreatSolver::set_stop`]).
-    stop: Option<Arc<AtomicBool>>,
+    /// A token that stops every search of this solver when raised (see [`ThreatSolver::set_stop`]).
+    stop: Option<StopToken>,
     /// A time at which every search of this solver stops (see [`ThreatSolver::set_deadline`]).
     deadline: Option<Instant>,
     /// Node count at which the stop flags and the deadline are read next.
@@ -595,10 +595,10 @@ impl ThreatSolver {
         }
     }
 
-    /// A flag that, when raised, stops any search of this solver as if its node limit
-    /// were reached (read every 256 nodes): the main search passes on its own stop.
-    pub fn set_stop(&mut self, flag: Option<Arc<AtomicBool>>) {
-        self.stop = flag;
+    /// A token that, when raised, stops any search of this solver as if its node limit
+    /// were reached (read every 256 nodes): the main search passes on its own.
+    pub fn set_stop(&mut self, stop: Option<StopToken>) {
+        self.stop = stop;
     }
 
     /// A time after which any search of this solver stops as if its node limit were
@@ -642,7 +642,7 @@ impl ThreatSolver {
             self.next_check = self.nodes + 256;
             let raised = |s: Option<&AtomicBool>| s.is_some_and(|s| s.load(Ordering::Relaxed));
             if raised(ctl.stop)
-                || raised(self.stop.as_deref())
+                || self.stop.as_ref().is_some_and(StopToken::is_raised)
                 || self.deadline.is_some_and(|d| Instant::now() >= d)
             {
                 self.aborted = true;

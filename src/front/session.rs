@@ -8,9 +8,17 @@
 //!   [`Session`] ([`Session::handle_line`]); commands that need a search become a job;
 //! - a job runs on a worker thread that owns the engine for its duration, while the main
 //!   loop keeps reading: `END` exits at once, `STOP`/`YXSTOP` make the search answer with
-//!   its best move so far, and every other line waits until the answer is written;
+//!   its best move so far, and every other line waits until the answer is written. Each
+//!   job has its own [`StopToken`], made before the worker starts and raised once by
+//!   `END`, `STOP` or `YXSTOP`; the engine never clears it, so a stop that arrives
+//!   before the search has started, or between the searches of one job (`YXNBEST`,
+//!   `SWAP2BOARD`), still ends it. The clock is the search's own limit;
 //! - every output line goes through one [`Output`], which writes it with its line end in
 //!   one piece and flushes it.
+//!
+//! The session keeps no engine resources of its own: before each search it hands the
+//! engine the manager's `INFO max_memory` (or `hash_size`) and `thread_num`, and the engine
+//! plans its table and threads under them ([`Engine::configure`]).
 //!
 //! Bad input never changes the game: a command is checked completely before the board is
 //! touched, and errors are answered with `ERROR …` (or `UNKNOWN …` for commands the
@@ -24,7 +32,7 @@ use crate::engine::multipv::{self, Line};
 use crate::engine::search::{Info, Limits, MAX_DEPTH};
 use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
-use crate::engine::{Engine, MAX_THREADS};
+use crate::engine::{Engine, StopToken, MAX_THREADS};
 use crate::front::protocol::{self, clean, BlockLine, Command, Progress};
 use crate::front::swap2;
 use anyhow::Result;
@@ -32,7 +40,7 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -45,10 +53,6 @@ pub const MAX_NBEST: i64 = 64;
 pub const MAX_LINE_BYTES: usize = 64 << 10;
 /// Stack size of the search thread.
 const SEARCH_STACK_BYTES: usize = 16 << 20;
-/// How often a stop request is repeated while a search has not answered yet (the engine
-/// clears its stop flag when a search starts, so a request that came just before is
-/// raised again).
-const STOP_REPEAT: Duration = Duration::from_millis(5);
 
 /// Where replies go: each line is written with its line end in one piece and flushed.
 pub struct Output {
@@ -266,7 +270,7 @@ impl Reporter {
 }
 
 /// Runs a job on the engine (on the worker thread).
-fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> Answer {
+fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answer {
     match job {
         Job::Move {
             board,
@@ -285,12 +289,12 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> An
                     1,
                     &exclude,
                     &limits,
-                    abort,
+                    stop,
                     &mut |l, n, t| rep.lines(l, n, t),
                 );
                 Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
             } else {
-                let r = engine.think(&board, &limits, &mut |i| rep.info(i));
+                let r = engine.think(&board, &limits, stop, &mut |i| rep.info(i));
                 Answer::Move(r.best)
             }
         }
@@ -306,14 +310,12 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> An
                 n,
                 &exclude,
                 &limits,
-                abort,
+                stop,
                 &mut |l, nodes, t| rep.lines(l, nodes, t),
             );
             Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
         }
-        Job::Swap2 { board, limits } => {
-            Answer::Swap2(swap2::decide(engine, &board, &limits, abort))
-        }
+        Job::Swap2 { board, limits } => Answer::Swap2(swap2::decide(engine, &board, &limits, stop)),
     }
 }
 
@@ -321,7 +323,6 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> An
 pub struct Session {
     out: Arc<Output>,
     engine: Arc<Mutex<Engine>>,
-    stop: Arc<AtomicBool>,
     game: Option<Game>,
     rule: Rule,
     clock: Clock,
@@ -352,11 +353,9 @@ impl Session {
         // The table gets its real size before the first search, once the manager has had
         // the chance to send its memory limit.
         let engine = Engine::new(BUCKET_BYTES);
-        let stop = engine.stop_flag();
         Session {
             out,
             engine: Arc::new(Mutex::new(engine)),
-            stop,
             game: None,
             rule: Rule::Freestyle,
             clock: Clock::default(),
@@ -1001,7 +1000,10 @@ impl Session {
         eof: &mut bool,
     ) -> Flow {
         let started = Instant::now();
-        let abort = Arc::new(AtomicBool::new(false));
+        // The job's own token, made before the worker exists and never cleared: a stop
+        // read while the worker is still starting, or between two of the job's searches,
+        // is not lost.
+        let stop = StopToken::new();
         let height = self.game.as_ref().map_or(15, |g| g.board.height());
         let reporter = Reporter {
             out: self.out.clone(),
@@ -1011,13 +1013,13 @@ impl Session {
         let fallback = job.failed();
         let worker = {
             let engine = self.engine.clone();
-            let abort = abort.clone();
+            let stop = stop.clone();
             let tx = tx.clone();
             move || {
                 let failed = job.failed();
                 let answer = catch_unwind(AssertUnwindSafe(|| {
                     let mut e = engine.lock().unwrap_or_else(PoisonError::into_inner);
-                    work(&mut e, *job, &reporter, &abort)
+                    work(&mut e, *job, &reporter, &stop)
                 }))
                 .unwrap_or_else(|_| {
                     log::error!("the search failed; answering with a fallback");
@@ -1036,31 +1038,16 @@ impl Session {
             return Flow::Continue;
         }
         loop {
-            let event = if abort.load(Ordering::SeqCst) {
-                match rx.recv_timeout(STOP_REPEAT) {
-                    Ok(ev) => ev,
-                    Err(RecvTimeoutError::Timeout) => {
-                        self.stop.store(true, Ordering::SeqCst);
-                        continue;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => return Flow::Quit,
-                }
-            } else {
-                match rx.recv() {
-                    Ok(ev) => ev,
-                    Err(_) => return Flow::Quit,
-                }
+            let Ok(event) = rx.recv() else {
+                return Flow::Quit;
             };
             match event {
                 Event::Line(line, at) => match protocol::parse(&line) {
                     Command::End => {
-                        self.stop.store(true, Ordering::SeqCst);
+                        stop.raise();
                         return Flow::Quit;
                     }
-                    Command::Stop => {
-                        abort.store(true, Ordering::SeqCst);
-                        self.stop.store(true, Ordering::SeqCst);
-                    }
+                    Command::Stop => stop.raise(),
                     _ => queue.push_back((line, at)),
                 },
                 Event::Eof => *eof = true,
@@ -1295,6 +1282,52 @@ mod tests {
             legal_or_fallback(&mut g, Pos::new(8, 8), Color::White, &[]),
             Some(Pos::new(8, 8))
         );
+    }
+
+    /// Output collected in memory.
+    #[derive(Clone, Default)]
+    struct Collect(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Collect {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_stop_read_before_the_search_starts_is_not_lost() {
+        // No time limit to speak of, and the stop comes in the same read as the command
+        // that starts the search: it is taken while the worker thread is still starting.
+        // The input then ends, and the session waits for the answer, which only the stop
+        // can bring. (The session used to repeat its stop every 5 ms for this.)
+        for (threads, stop) in [(1, "YXSTOP"), (2, "STOP"), (3, "YXSTOP"), (1, "STOP")] {
+            let script = format!(
+                "START 15\nINFO timeout_turn {MAX_TIME_MS}\nINFO timeout_match {MAX_TIME_MS}\n\
+                 INFO hash_size 1024\nINFO thread_num {threads}\n\
+                 BOARD\n7,7,1\n8,8,2\n8,6,1\nDONE\n{stop}\n"
+            );
+            let out = Collect::default();
+            let (tx, rx) = mpsc::channel();
+            {
+                let out = out.clone();
+                std::thread::spawn(move || {
+                    let _ = tx.send(run(std::io::Cursor::new(script.into_bytes()), out).is_ok());
+                });
+            }
+            let ok = rx
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("{threads} threads, {stop}: the stop was lost"));
+            assert!(ok);
+            let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+            let last = text.lines().last().unwrap_or_default();
+            let (x, y) = last.split_once(',').expect("a move last");
+            let mv = (x.parse::<usize>().unwrap(), y.parse::<usize>().unwrap());
+            assert!(![(7, 7), (8, 8), (8, 6)].contains(&mv), "{text}");
+        }
     }
 
     #[test]
