@@ -50,6 +50,9 @@ pub fn default_threads() -> usize {
 /// Default table size when the manager gives no memory limit.
 pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 
+/// The engine: its transposition table, its search threads (a main searcher and the
+/// helpers of a parallel search) and their settings. It is stopped through the token
+/// each [`Engine::think`] is given, never through state of its own.
 pub struct Engine {
     tt: Arc<Tt>,
     searcher: Searcher,
