@@ -214,6 +214,7 @@ fn two_threads_find_the_same_win_and_count_all_nodes() {
     let b = Board::from_diagram(FOUR_THREE, Rule::Freestyle).unwrap();
     let mut e = Engine::new(8 << 20);
     e.set_threads(2);
+    let stop = fivefold::engine::StopToken::new();
     let limits = Limits {
         budget: Some(Budget {
             soft: Duration::from_millis(300),
@@ -221,11 +222,12 @@ fn two_threads_find_the_same_win_and_count_all_nodes() {
         }),
         ..Limits::default()
     };
-    let r = e.think(&b, &limits, &mut |_| {});
+    let r = e.think(&b, &limits, &stop, &mut |_| {});
     assert_eq!(r.best, sq(7, 8));
     assert!(r.score >= MATE_BOUND);
-    // A quiet position searched to a fixed depth by two threads still answers sensibly,
-    // and the stop flag is left raised so no helper keeps running.
+    // A quiet position searched to a fixed depth by two threads still answers sensibly.
+    // The helpers are stopped through a token of their own when the main thread is done:
+    // the caller's token is left as it was, so it can serve the next search.
     let q = fivefold::tools::bench::position(&fivefold::tools::bench::POSITIONS[0]);
     let r = e.think(
         &q,
@@ -233,10 +235,11 @@ fn two_threads_find_the_same_win_and_count_all_nodes() {
             max_depth: Some(5),
             ..Limits::default()
         },
+        &stop,
         &mut |_| {},
     );
     assert!(q.is_empty(r.best));
-    assert!(e.stop_flag().load(std::sync::atomic::Ordering::SeqCst));
+    assert!(!stop.is_raised());
 }
 
 #[test]
@@ -300,6 +303,83 @@ fn stop_interrupts_the_root_threat_search_without_a_clock() {
     assert!(r.nodes < 2_000, "{} nodes searched after STOP", r.nodes);
 }
 
+/// Runs `search` on another thread; panics if it has not returned within 20 s (a stop
+/// that was lost leaves a search without limits running for ever).
+fn returns_in_time<T: Send + 'static>(
+    what: &str,
+    search: impl FnOnce() -> T + Send + 'static,
+) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(search());
+    });
+    rx.recv_timeout(Duration::from_secs(20))
+        .unwrap_or_else(|_| panic!("{what}: the stop was lost, the search runs on"))
+}
+
+#[test]
+fn a_stop_raised_before_the_search_starts_stops_it() {
+    // No limits at all: only the token ends these searches. Raised before `think` is
+    // called, it stops every search that reads it, one thread or several, a single
+    // search or a multi-line analysis, and stays raised for the next.
+    use fivefold::engine::{Engine, StopToken};
+    let b = fivefold::tools::bench::position(&fivefold::tools::bench::POSITIONS[0]);
+    for threads in [1, 3] {
+        let b = b.clone();
+        returns_in_time("raised before", move || {
+            let mut e = Engine::new(1 << 20);
+            e.set_threads(threads);
+            let stop = StopToken::new();
+            stop.raise();
+            for _ in 0..2 {
+                let r = e.think(&b, &Limits::default(), &stop, &mut |_| {});
+                assert!(b.is_empty(r.best), "{threads} threads: {:?}", r.best);
+                assert!(stop.is_raised());
+            }
+            let lines = fivefold::engine::multipv::best_lines(
+                &mut e,
+                &b,
+                3,
+                &[],
+                &Limits::default(),
+                &stop,
+                &mut |_, _, _| {},
+            );
+            assert!(lines.iter().all(|l| b.is_empty(l.mv)));
+        });
+    }
+}
+
+#[test]
+fn a_stop_raised_while_the_search_starts_is_not_lost() {
+    // The token is raised from another thread at moments spread over the start of the
+    // search (before `think`, in the root threat search, in the first iterations):
+    // wherever it lands, the search without limits ends with a legal move.
+    use fivefold::engine::{Engine, StopToken};
+    let b = wide_vct_position();
+    let mut e = Engine::new(1 << 20);
+    e.set_params(with_threats(true));
+    let e = std::sync::Arc::new(std::sync::Mutex::new(e));
+    for i in 0..24u64 {
+        let stop = StopToken::new();
+        let raiser = {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_micros(i * i * 10));
+                stop.raise();
+            })
+        };
+        let (e, board) = (e.clone(), b.clone());
+        let r = returns_in_time(&format!("raised after {} us", i * i * 10), move || {
+            let mut e = e.lock().unwrap();
+            e.set_threads(1 + (i % 3) as usize);
+            e.think(&board, &Limits::default(), &stop, &mut |_| {})
+        });
+        assert!(b.is_empty(r.best), "{:?}", r.best);
+        raiser.join().unwrap();
+    }
+}
+
 #[test]
 fn multi_line_analysis_does_not_repeat_the_threat_search_per_line() {
     // best_lines searches every candidate's child to each depth; the root threat search
@@ -318,7 +398,7 @@ fn multi_line_analysis_does_not_repeat_the_threat_search_per_line() {
                 max_depth: Some(2),
                 ..Limits::default()
             },
-            &std::sync::atomic::AtomicBool::new(false),
+            &fivefold::engine::StopToken::new(),
             &mut |_, n, _| nodes = n,
         );
         (

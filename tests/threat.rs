@@ -1005,6 +1005,40 @@ fn vct_stops_on_the_flag_and_the_node_limit() {
     assert_eq!((b.hash(), b.move_count(), b.side_to_move()), before);
 }
 
+#[test]
+fn a_deadline_stops_every_search_of_the_solver() {
+    // The main search bounds its root threat search by a deadline (a share of the move's
+    // time): once it has passed, the solver gives up at its next check, as at its node
+    // limit; without it the same search runs on.
+    let text = std::fs::read_to_string(puzzle_file()).unwrap();
+    let pz = parse_puzzles(&text)
+        .unwrap()
+        .into_iter()
+        .find(|p| p.id == "W040")
+        .expect("W040");
+    let mut b = pz.board().unwrap();
+    let before = (b.hash(), b.move_count(), b.side_to_move());
+    let mut s = ThreatSolver::new();
+    s.set_deadline(Some(std::time::Instant::now()));
+    assert_eq!(s.vct(&mut b, 35, u64::MAX, None), None);
+    assert!(
+        s.stats().aborted && s.stats().nodes <= 1100,
+        "{:?}",
+        s.stats()
+    );
+    assert_eq!(s.vcf(&mut b, 61, u64::MAX), None);
+    assert!(s.stats().aborted && s.stats().nodes <= 1100);
+    assert_eq!((b.hash(), b.move_count(), b.side_to_move()), before);
+    // A deadline far ahead changes nothing: the node limit still applies alone.
+    s.set_deadline(Some(
+        std::time::Instant::now() + std::time::Duration::from_secs(3600),
+    ));
+    assert_eq!(s.vct(&mut b, 35, 3000, None), None);
+    assert!(s.stats().aborted && s.stats().nodes > 1100 && s.stats().nodes <= 3016);
+    s.set_deadline(None);
+    assert_eq!((b.hash(), b.move_count(), b.side_to_move()), before);
+}
+
 /// Soundness of the defender's replies: on random positions, after the first move of
 /// every VCT found, each legal reply of the defender (every empty square, not only the
 /// solver's candidates) still leaves the attacker a five or a VCT two plies shorter.

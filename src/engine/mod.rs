@@ -1,26 +1,44 @@
-//! The engine as front ends use it: a transposition table sized from the memory the
-//! manager allows, the search threads, and one stop flag that `END`, `STOP` and the
-//! clock raise.
+//! The engine as front ends use it. An [`Engine`] owns its resources: the transposition
+//! table and the search threads, sized by the engine itself from the memory it is allowed
+//! ([`Engine::configure`] applies a [`memory::MemoryPlan`]; a front end only passes on
+//! its manager's limit and the threads it would like, all clamped to [`MAX_THREADS`]).
 //!
-//! Below it: [`search`] (iterative deepening PVS), [`threat`] (VCF/VCT solver), [`movegen`]
+//! Stopping is per search: [`Engine::think`] takes a [`StopToken`] that the caller keeps
+//! and raises from any thread (`END`, `STOP`, a GUI's stop button). The engine only reads
+//! it, so a stop raised before the search starts is not lost, and one token can stop a
+//! job of several searches. The clock and the depth and node limits are the search's own
+//! ([`search::Limits`]); the root threat search is bounded by a deadline the solver
+//! checks itself, so no search starts a timer thread.
+//!
+//! Below it: [`memory`] (the memory plan), [`stop`] (stop tokens), [`search`] (iterative deepening PVS), [`threat`] (VCF/VCT solver), [`movegen`]
 //! (threat-aware move generation), [`multipv`] (several best lines), [`tt`] (the lock-free
 //! transposition table) and [`time`] (the move clock).
 
+pub mod memory;
 pub mod movegen;
 pub mod multipv;
 pub mod search;
+pub mod stop;
 pub mod threat;
 pub mod time;
 pub mod tt;
 
 use crate::core::board::Board;
+use crate::engine::memory::{allocatable, MemoryLimit, MemoryPlan};
 use crate::engine::search::{Info, Limits, SearchResult, Searcher};
+pub use crate::engine::stop::StopToken;
 use crate::engine::tt::Tt;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
-/// Most search threads the engine runs.
+/// Most search threads the engine runs: every thread count the engine is given, from a
+/// protocol, a command line or a memory plan, is clamped to this.
 pub const MAX_THREADS: usize = 256;
+
+/// `n` as a number of search threads: 1 to [`MAX_THREADS`].
+pub fn clamp_threads(n: usize) -> usize {
+    n.clamp(1, MAX_THREADS)
+}
 
 /// Default number of threads: every core the machine reports, at most 64.
 pub fn default_threads() -> usize {
@@ -32,14 +50,19 @@ pub fn default_threads() -> usize {
 /// Default table size when the manager gives no memory limit.
 pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 
+/// The engine: its transposition table, its search threads (a main searcher and the
+/// helpers of a parallel search) and their settings. It is stopped through the token
+/// each [`Engine::think`] is given, never through state of its own.
 pub struct Engine {
     tt: Arc<Tt>,
-    stop: Arc<AtomicBool>,
     searcher: Searcher,
     /// Helper threads' searchers (lazy SMP), kept between moves for their statistics.
     helpers: Vec<Searcher>,
     threads: usize,
     params: crate::engine::search::Params,
+    /// The table size the last [`Engine::configure`] planned (the table may be smaller,
+    /// see [`allocatable`]); `None` until then.
+    planned_table: Option<usize>,
 }
 
 impl Default for Engine {
@@ -52,31 +75,49 @@ impl Engine {
     /// An engine whose table takes at most `hash_bytes`.
     pub fn new(hash_bytes: usize) -> Engine {
         let tt = Arc::new(Tt::new(hash_bytes));
-        let stop = Arc::new(AtomicBool::new(false));
-        let searcher = Searcher::new(tt.clone(), stop.clone());
+        let searcher = Searcher::new(tt.clone(), StopToken::new());
         Engine {
             tt,
-            stop,
             searcher,
             helpers: Vec::new(),
             threads: 1,
             params: crate::engine::search::Params::default(),
+            planned_table: None,
         }
-    }
-
-    /// The flag that stops a running search (set it from another thread).
-    pub fn stop_flag(&self) -> Arc<AtomicBool> {
-        self.stop.clone()
     }
 
     /// Resizes the table (its contents are lost).
     pub fn set_hash_bytes(&mut self, bytes: usize) {
+        self.planned_table = None;
         if bytes != self.tt.size_bytes() {
             self.tt = Arc::new(Tt::new(bytes));
-            self.searcher = Searcher::new(self.tt.clone(), self.stop.clone());
+            self.searcher = Searcher::new(self.tt.clone(), StopToken::new());
             self.searcher.params = self.params.clone();
             self.helpers.clear();
         }
+    }
+
+    /// Plans the memory for `limit` with `threads` wanted ([`MemoryPlan::new`]) and
+    /// applies the plan: the threads, and a table of the planned size, or the largest
+    /// the allocator grants. The table is made again only when the planned size changed
+    /// since the last call (its contents are then lost), and the old one is freed first,
+    /// so both never coexist.
+    pub fn configure(&mut self, limit: MemoryLimit, threads: usize) -> MemoryPlan {
+        let plan = MemoryPlan::new(limit, threads);
+        self.set_threads(plan.threads);
+        if self.planned_table != Some(plan.table_bytes) {
+            self.set_hash_bytes(tt::BUCKET_BYTES);
+            let got = allocatable(plan.table_bytes);
+            if got < plan.table_bytes {
+                log::warn!(
+                    "a table of {} bytes cannot be allocated; using {got} bytes",
+                    plan.table_bytes
+                );
+            }
+            self.set_hash_bytes(got);
+            self.planned_table = Some(plan.table_bytes);
+        }
+        plan
     }
 
     pub fn hash_bytes(&self) -> usize {
@@ -103,32 +144,36 @@ impl Engine {
 
     /// Number of search threads to use (at most [`MAX_THREADS`]).
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.clamp(1, MAX_THREADS);
+        self.threads = clamp_threads(n);
     }
 
     pub fn threads(&self) -> usize {
         self.threads
     }
 
-    /// Searches the position for the side to move. Clears the stop flag first, so
-    /// raise it only while this runs.
+    /// Searches the position for the side to move until `limits` or `stop` ends it.
+    /// `stop` may be raised from any thread, also before this is called: the search then
+    /// stops at its first check, with a legal move as always. The token is only read,
+    /// never cleared or raised, so one token can cover several searches.
     ///
     /// With several threads (lazy SMP), helpers search the same position sharing the
     /// table; only the main thread's result and reports count, and it stops the helpers
-    /// when it is done. One thread is fully deterministic for a fixed depth.
+    /// (through a child of `stop`) when it is done. One thread is fully deterministic for
+    /// a fixed depth.
     pub fn think(
         &mut self,
         board: &Board,
         limits: &Limits,
+        stop: &StopToken,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
-        self.stop.store(false, Ordering::SeqCst);
+        self.searcher.set_stop(stop.clone());
         if self.threads <= 1 {
             self.searcher.set_thread(0, None);
             return self.searcher.search(board, limits, report);
         }
         while self.helpers.len() < self.threads - 1 {
-            let mut h = Searcher::new(self.tt.clone(), self.stop.clone());
+            let mut h = Searcher::new(self.tt.clone(), StopToken::new());
             h.params = self.params.clone();
             self.helpers.push(h);
         }
@@ -141,18 +186,19 @@ impl Engine {
             budget: None,
             skip_threats: limits.skip_threats,
         };
-        let stop = self.stop.clone();
+        let helpers_stop = stop.child();
         let (main, helpers) = (&mut self.searcher, &mut self.helpers);
         std::thread::scope(|s| {
             for (i, h) in helpers.iter_mut().enumerate() {
                 h.set_thread(i + 1, Some(nodes.clone()));
+                h.set_stop(helpers_stop.clone());
                 let hl = helper_limits.clone();
                 s.spawn(move || {
                     h.search(board, &hl, &mut |_| {});
                 });
             }
             let r = main.search(board, limits, report);
-            stop.store(true, Ordering::SeqCst);
+            helpers_stop.raise();
             r
         })
     }

@@ -3,7 +3,7 @@
 //!
 //! [`deepen`] takes a list of positions and searches all of them to depth 0 (the static
 //! evaluation), then 1, 2, … (each with [`Engine::think`] and a fixed depth) until the
-//! time, node or depth limit or the abort flag stops it. A depth counts only once every
+//! time, node or depth limit or a raised stop token stops it. A depth counts only once every
 //! position still in the race has completed it, so the scores it returns were all
 //! computed to the same depth and can be compared.
 //!
@@ -19,8 +19,7 @@ use crate::core::types::{is_mate, mate_in, mated_in, Pos, Score, MATE_BOUND};
 use crate::engine::movegen::{self, ScoredMove, Situation};
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::time::Budget;
-use crate::engine::Engine;
-use std::sync::atomic::{AtomicBool, Ordering};
+use crate::engine::{Engine, StopToken};
 use std::time::{Duration, Instant};
 
 /// Result of one position for its side to move.
@@ -122,7 +121,7 @@ pub fn deepen(
     boards: &[Board],
     race: &Race,
     limits: &Limits,
-    abort: &AtomicBool,
+    stop: &StopToken,
     on_round: &mut dyn FnMut(&Round),
 ) -> (Vec<Eval>, u64) {
     let Race {
@@ -147,7 +146,7 @@ pub fn deepen(
         }
         // Proven results do not change with depth.
         racing.retain(|&i| !is_mate(evals[i].score));
-        if racing.is_empty() || abort.load(Ordering::SeqCst) {
+        if racing.is_empty() || stop.is_raised() {
             break;
         }
         if let Some(b) = limits.budget {
@@ -157,7 +156,7 @@ pub fn deepen(
         }
         let mut round: Vec<(usize, Eval)> = Vec::with_capacity(racing.len());
         let mut complete = true;
-        // Like the search itself, the first depth is always completed: only an abort cuts
+        // Like the search itself, the first depth is always completed: only a stop cuts
         // it short; time and node limits count from the second depth on.
         let over = |nodes: u64| {
             depth > 1
@@ -165,7 +164,7 @@ pub fn deepen(
                     || limits.max_nodes.is_some_and(|n| nodes >= n))
         };
         for &i in &racing {
-            if abort.load(Ordering::SeqCst) || over(nodes) {
+            if stop.is_raised() || over(nodes) {
                 complete = false;
                 break;
             }
@@ -189,9 +188,9 @@ pub fn deepen(
                     skip_threats: true,
                 }
             };
-            let r = engine.think(&boards[i], &child_limits, &mut |_| {});
+            let r = engine.think(&boards[i], &child_limits, stop, &mut |_| {});
             nodes += r.nodes;
-            let out_of_budget = abort.load(Ordering::SeqCst) || over(nodes);
+            let out_of_budget = stop.is_raised() || over(nodes);
             // A proven mate ends the search before the depth is reached.
             let finished = r.depth >= depth || (is_mate(r.score) && r.depth > 0);
             if !finished {
@@ -317,7 +316,7 @@ pub fn best_lines(
     n: usize,
     exclude: &[Pos],
     limits: &Limits,
-    abort: &AtomicBool,
+    stop: &StopToken,
     report: &mut dyn FnMut(&[Line], u64, Duration),
 ) -> Vec<Line> {
     let moves = candidates(board, exclude);
@@ -369,7 +368,7 @@ pub fn best_lines(
         &children,
         &race,
         limits,
-        abort,
+        stop,
         &mut |round: &Round| {
             if round.depth > 0 {
                 report(&to_lines(round.evals), round.nodes, round.elapsed);
@@ -414,18 +413,18 @@ mod tests {
             (9, 9),
         ]);
         let mut e = Engine::new(1 << 20);
-        let abort = AtomicBool::new(false);
+        let stop = StopToken::new();
         let limits = Limits {
             max_depth: Some(3),
             ..Limits::default()
         };
-        let lines = best_lines(&mut e, &b, 3, &[], &limits, &abort, &mut |_, _, _| {});
+        let lines = best_lines(&mut e, &b, 3, &[], &limits, &stop, &mut |_, _, _| {});
         assert!(!lines.is_empty());
         assert_eq!(lines[0].score, mate_in(1));
         assert!(lines[0].mv == Pos::new(2, 7) || lines[0].mv == Pos::new(7, 7));
         // Excluding both winning squares leaves other moves, never the excluded ones.
         let ex = [Pos::new(2, 7), Pos::new(7, 7)];
-        let lines = best_lines(&mut e, &b, 3, &ex, &limits, &abort, &mut |_, _, _| {});
+        let lines = best_lines(&mut e, &b, 3, &ex, &limits, &stop, &mut |_, _, _| {});
         assert!(!lines.is_empty());
         assert!(lines.iter().all(|l| !ex.contains(&l.mv)));
     }
@@ -434,13 +433,13 @@ mod tests {
     fn lines_are_distinct_sorted_and_at_one_depth() {
         let b = board(&[(7, 7), (8, 8), (8, 6)]);
         let mut e = Engine::new(1 << 20);
-        let abort = AtomicBool::new(false);
+        let stop = StopToken::new();
         let limits = Limits {
             max_depth: Some(3),
             ..Limits::default()
         };
         let mut rounds = 0;
-        let lines = best_lines(&mut e, &b, 4, &[], &limits, &abort, &mut |l, _, _| {
+        let lines = best_lines(&mut e, &b, 4, &[], &limits, &stop, &mut |l, _, _| {
             rounds += 1;
             assert!(l.len() <= 4);
         });
@@ -456,17 +455,18 @@ mod tests {
     }
 
     #[test]
-    fn abort_returns_static_results() {
+    fn a_stop_returns_static_results() {
         let b = board(&[(7, 7), (8, 8)]);
         let mut e = Engine::new(1 << 20);
-        let abort = AtomicBool::new(true);
+        let stop = StopToken::new();
+        stop.raise();
         let lines = best_lines(
             &mut e,
             &b,
             2,
             &[],
             &Limits::default(),
-            &abort,
+            &stop,
             &mut |_, _, _| {},
         );
         assert_eq!(lines.len(), 2);

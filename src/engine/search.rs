@@ -25,7 +25,7 @@
 //! own limits.
 //!
 //! Scores are from the side to move; a five `n` plies from the root scores
-//! `MATE - n` (see [`crate::core::types`]). The search stops when the stop flag is raised,
+//! `MATE - n` (see [`crate::core::types`]). The search stops when its stop token is raised,
 //! the hard time limit passes or the node limit is reached; it always has a move to
 //! answer with, because the root moves are ordered before the first iteration.
 
@@ -36,6 +36,7 @@ use crate::core::types::{
     is_mate, mate_in, mated_in, Color, Pos, Score, CELLS, INF, MATE, MATE_BOUND,
 };
 use crate::engine::movegen::{self, ScoredMove, Situation};
+use crate::engine::stop::StopToken;
 use crate::engine::threat::ThreatSolver;
 pub use crate::engine::threat::{quick_win, quick_win_for, renju_four_three_win};
 use crate::engine::time::{self, Budget};
@@ -350,10 +351,11 @@ pub struct SearchResult {
     pub elapsed: Duration,
 }
 
-/// One search thread's state. Several can share a table and a stop flag.
+/// One search thread's state. Several can share a table and a stop token.
 pub struct Searcher {
     tt: Arc<Tt>,
-    stop: Arc<AtomicBool>,
+    /// Read every 256 nodes (and by the root threat search); never cleared here.
+    stop: StopToken,
     nodes: u64,
     start: Instant,
     hard: Option<Duration>,
@@ -387,10 +389,12 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    pub fn new(tt: Arc<Tt>, stop: Arc<AtomicBool>) -> Searcher {
+    /// A searcher on `tt` that stops when `stop` is raised (a [`StopToken`], or a plain
+    /// shared flag).
+    pub fn new(tt: Arc<Tt>, stop: impl Into<StopToken>) -> Searcher {
         Searcher {
             tt,
-            stop,
+            stop: stop.into(),
             nodes: 0,
             start: Instant::now(),
             hard: None,
@@ -421,6 +425,11 @@ impl Searcher {
     pub fn set_thread(&mut self, id: usize, shared: Option<Arc<AtomicU64>>) {
         self.thread_id = id;
         self.shared_nodes = shared;
+    }
+
+    /// The token the next searches stop on (the engine gives each search the caller's).
+    pub fn set_stop(&mut self, stop: StopToken) {
+        self.stop = stop;
     }
 
     /// Nodes searched by all threads of the current search (this one alone if single).
@@ -636,36 +645,15 @@ impl Searcher {
         limits: &Limits,
     ) -> Option<Vec<Pos>> {
         // The engine's stop flag (END, STOP, YXSTOP) always reaches the solver. With a
-        // clock, the solver gets a fifth of the hard limit in all, enforced by a timer
-        // thread that raises its own flag and passes on the engine's.
-        let Some(hard) = limits.budget.map(|bu| bu.hard) else {
-            self.threat.set_stop(Some(self.stop.clone()));
-            let out = self.root_threat_searches(b, root, limits);
-            self.threat.set_stop(None);
-            return out;
-        };
-        let flag = Arc::new(AtomicBool::new(false));
-        self.threat.set_stop(Some(flag.clone()));
-        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-        let engine_stop = self.stop.clone();
-        let deadline = Instant::now() + hard / 5;
-        let out = std::thread::scope(|s| {
-            s.spawn(move || loop {
-                let now = Instant::now();
-                if now >= deadline || engine_stop.load(Ordering::Relaxed) {
-                    flag.store(true, Ordering::Relaxed);
-                    return;
-                }
-                let wait = (deadline - now).min(Duration::from_millis(5));
-                if done_rx.recv_timeout(wait) != Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
-                    return;
-                }
-            });
-            let r = self.root_threat_searches(b, root, limits);
-            drop(done_tx);
-            r
-        });
+        // clock, the solver gets a fifth of the hard limit in all: a deadline it checks
+        // with the stop flag. Both are taken away again before the iterations, whose
+        // leaf threat searches the search's own checks bound.
+        self.threat.set_stop(Some(self.stop.clone()));
+        self.threat
+            .set_deadline(limits.budget.map(|bu| Instant::now() + bu.hard / 5));
+        let out = self.root_threat_searches(b, root, limits);
         self.threat.set_stop(None);
+        self.threat.set_deadline(None);
         out
     }
 
@@ -801,7 +789,7 @@ impl Searcher {
     #[inline]
     fn check_stop(&mut self) {
         self.flush_nodes();
-        if self.stop.load(Ordering::Relaxed) {
+        if self.stop.is_raised() {
             self.stopped = true;
             return;
         }

@@ -26,8 +26,10 @@
 //!
 //! Results are kept in the solver's own fixed-size table, keyed by [`Board::hash`]:
 //! *proven* (with the length of the win found and its first move) and *disproven* (with
-//! the ply budget that was searched). A search stopped by its node limit stores nothing it
-//! did not finish. Depth is counted in plies of the winning line, attacker and defender
+//! the ply budget that was searched). A search stopped by its node limit, a stop flag
+//! ([`ThreatSolver::set_stop`], or the one a call takes) or a deadline
+//! ([`ThreatSolver::set_deadline`]) stores nothing it did not finish; the flags and the
+//! clock are read every 256 nodes, on the calling thread (the solver starts no thread). Depth is counted in plies of the winning line, attacker and defender
 //! moves together, the five included: a VCF with `n` fours before the five is `2n + 1`
 //! plies. The VCF is a depth-first search to the full budget; the VCT is iteratively
 //! deepened (3, 5, 7, ... plies), and at every attacker node first tries a VCF.
@@ -42,8 +44,9 @@ use crate::core::board::Board;
 use crate::core::pattern::{combine, key_weight, Pat, Threat};
 use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule, CELLS, DIRS};
+use crate::engine::stop::StopToken;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::time::Instant;
 
 /// Table size used by [`ThreatSolver::new`]: 2^18 entries of 16 bytes (4 MiB).
 pub const DEFAULT_TABLE_BITS: u32 = 18;
@@ -179,7 +182,7 @@ impl PosList {
     }
 }
 
-/// Limits of one call: the stop flag (polled every 1024 nodes).
+/// Limits of one call: the stop flag (polled every 256 nodes).
 #[derive(Copy, Clone)]
 struct Ctl<'a> {
     stop: Option<&'a AtomicBool>,
@@ -212,9 +215,11 @@ pub struct ThreatSolver {
     scratch: Vec<Pos>,
     /// Whether the VCT also uses VCF threats (see [`ThreatSolver::set_vcf_threats`]).
     vcf_threats: bool,
-    /// A flag that stops every search of this solver when raised (see [`ThreatSolver::set_stop`]).
-    stop: Option<Arc<AtomicBool>>,
-    /// Node count at which the stop flags are read next.
+    /// A token that stops every search of this solver when raised (see [`ThreatSolver::set_stop`]).
+    stop: Option<StopToken>,
+    /// A time at which every search of this solver stops (see [`ThreatSolver::set_deadline`]).
+    deadline: Option<Instant>,
+    /// Node count at which the stop flags and the deadline are read next.
     next_check: u64,
     /// Inside [`ThreatSolver::has_narrow_vcf`]: the attacker tries only some fours.
     narrow: bool,
@@ -572,6 +577,7 @@ impl ThreatSolver {
             scratch: Vec::with_capacity(64),
             vcf_threats: false,
             stop: None,
+            deadline: None,
             next_check: 0,
             narrow: false,
             root_budget: 0,
@@ -589,10 +595,18 @@ impl ThreatSolver {
         }
     }
 
-    /// A flag that, when raised, stops any search of this solver as if its node limit
-    /// were reached (read every 256 nodes) (the main search uses it to keep the solver inside the move's time).
-    pub fn set_stop(&mut self, flag: Option<Arc<AtomicBool>>) {
-        self.stop = flag;
+    /// A token that, when raised, stops any search of this solver as if its node limit
+    /// were reached (read every 256 nodes): the main search passes on its own.
+    pub fn set_stop(&mut self, stop: Option<StopToken>) {
+        self.stop = stop;
+    }
+
+    /// A time after which any search of this solver stops as if its node limit were
+    /// reached (the clock is read every 256 nodes, with the stop flags): the main search
+    /// uses it to keep the solver inside its share of the move's time. `None`: no time
+    /// limit.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
     }
 
     /// Forgets every stored result.
@@ -627,7 +641,10 @@ impl ThreatSolver {
         } else if self.nodes >= self.next_check {
             self.next_check = self.nodes + 256;
             let raised = |s: Option<&AtomicBool>| s.is_some_and(|s| s.load(Ordering::Relaxed));
-            if raised(ctl.stop) || raised(self.stop.as_deref()) {
+            if raised(ctl.stop)
+                || self.stop.as_ref().is_some_and(StopToken::is_raised)
+                || self.deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 self.aborted = true;
             }
         }

@@ -174,7 +174,7 @@ fn think_to(
         // by the main search alone.
         skip_threats: true,
     };
-    let r = engine.think(b, &limits, &mut |_| {});
+    let r = engine.think(b, &limits, &crate::engine::StopToken::new(), &mut |_| {});
     if deadline.is_some_and(|d| Instant::now() >= d) {
         return None;
     }

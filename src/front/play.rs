@@ -421,26 +421,31 @@ impl<W: Write> Session<W> {
             self.out.flush()?;
         }
         let out = &mut self.out;
-        let r = self.engine.think(&self.board, &limits, &mut |i: &Info| {
-            let best =
-                i.pv.first()
-                    .map_or("-".to_string(), |&p| display::name(p, height));
-            let _ = if live {
-                write!(
-                    out,
-                    "{}{label}: depth {}  best {}  score {}  {} nodes  {:.1} s",
-                    term::CLEAR_LINE,
-                    i.depth,
-                    best,
-                    format_score(i.score),
-                    i.nodes,
-                    i.elapsed.as_secs_f64()
-                )
-            } else {
-                write!(out, " {}:{}", i.depth, best)
-            };
-            let _ = out.flush();
-        });
+        let r = self.engine.think(
+            &self.board,
+            &limits,
+            &crate::engine::StopToken::new(),
+            &mut |i: &Info| {
+                let best =
+                    i.pv.first()
+                        .map_or("-".to_string(), |&p| display::name(p, height));
+                let _ = if live {
+                    write!(
+                        out,
+                        "{}{label}: depth {}  best {}  score {}  {} nodes  {:.1} s",
+                        term::CLEAR_LINE,
+                        i.depth,
+                        best,
+                        format_score(i.score),
+                        i.nodes,
+                        i.elapsed.as_secs_f64()
+                    )
+                } else {
+                    write!(out, " {}:{}", i.depth, best)
+                };
+                let _ = out.flush();
+            },
+        );
         if live {
             write!(self.out, "{}", term::CLEAR_LINE)?;
         } else {

@@ -8,9 +8,17 @@
 //!   [`Session`] ([`Session::handle_line`]); commands that need a search become a job;
 //! - a job runs on a worker thread that owns the engine for its duration, while the main
 //!   loop keeps reading: `END` exits at once, `STOP`/`YXSTOP` make the search answer with
-//!   its best move so far, and every other line waits until the answer is written;
+//!   its best move so far, and every other line waits until the answer is written. Each
+//!   job has its own [`StopToken`], made before the worker starts and raised once by
+//!   `END`, `STOP` or `YXSTOP`; the engine never clears it, so a stop that arrives
+//!   before the search has started, or between the searches of one job (`YXNBEST`,
+//!   `SWAP2BOARD`), still ends it. The clock is the search's own limit;
 //! - every output line goes through one [`Output`], which writes it with its line end in
 //!   one piece and flushes it.
+//!
+//! The session keeps no engine resources of its own: before each search it hands the
+//! engine the manager's `INFO max_memory` (or `hash_size`) and `thread_num`, and the engine
+//! plans its table and threads under them ([`Engine::configure`]).
 //!
 //! Bad input never changes the game: a command is checked completely before the board is
 //! touched, and errors are answered with `ERROR …` (or `UNKNOWN …` for commands the
@@ -19,11 +27,12 @@
 use crate::core::board::Board;
 use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE, PAD, STRIDE};
+use crate::engine::memory::{MemoryLimit, MAX_HASH_BYTES};
 use crate::engine::multipv::{self, Line};
 use crate::engine::search::{Info, Limits, MAX_DEPTH};
 use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
-use crate::engine::{Engine, DEFAULT_HASH_BYTES};
+use crate::engine::{Engine, StopToken, MAX_THREADS};
 use crate::front::protocol::{self, clean, BlockLine, Command, Progress};
 use crate::front::swap2;
 use anyhow::Result;
@@ -31,41 +40,19 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-/// Memory the engine needs besides the transposition table: the shape tables (about 2 MB
-/// for each rule used, see [`crate::core::tables::Tables`]; a session normally uses one or two
-/// rules), the search threads' stacks and buffers, board copies, the program itself and
-/// its I/O buffers.
-pub const RESERVED_BYTES: u64 = 16 << 20;
-/// Share of `INFO max_memory` the engine plans to use (the rest is a safety margin for the
-/// allocator and the operating system's accounting).
-pub const MEMORY_SHARE_PERCENT: u64 = 70;
-/// Smallest table the engine uses, however little memory it is given.
-pub const MIN_HASH_BYTES: u64 = 256 << 10;
-/// Largest table the engine allocates (`INFO hash_size` and `max_memory` are capped here).
-pub const MAX_HASH_BYTES: u64 = 4 << 30;
 /// Longest time accepted from `INFO timeout_turn`, `timeout_match` and `time_left` (about
 /// 35 years; larger values mean the same and would overflow the time arithmetic).
 pub const MAX_TIME_MS: u64 = 1 << 40;
-/// Memory each search thread beyond the first takes: its searcher's move buffers, history
-/// and principal variations, and the touched part of its stack (about 400 KB measured on
-/// Linux x86-64).
-pub const THREAD_BYTES: u64 = 512 << 10;
-/// Most search threads accepted from `INFO thread_num`.
-pub const MAX_THREADS: i128 = 512;
 /// Most lines `YXNBEST` reports.
 pub const MAX_NBEST: i64 = 64;
 /// Input lines longer than this are cut (the rest of the line is dropped).
 pub const MAX_LINE_BYTES: usize = 64 << 10;
 /// Stack size of the search thread.
 const SEARCH_STACK_BYTES: usize = 16 << 20;
-/// How often a stop request is repeated while a search has not answered yet (the engine
-/// clears its stop flag when a search starts, so a request that came just before is
-/// raised again).
-const STOP_REPEAT: Duration = Duration::from_millis(5);
 
 /// Where replies go: each line is written with its line end in one piece and flushed.
 pub struct Output {
@@ -97,73 +84,6 @@ impl Output {
     pub fn is_broken(&self) -> bool {
         self.broken.load(Ordering::SeqCst)
     }
-}
-
-/// How large the transposition table should be.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum HashSize {
-    /// Nothing set (or `INFO max_memory 0`): [`DEFAULT_HASH_BYTES`].
-    Default,
-    /// `INFO max_memory` bytes for the whole engine.
-    Memory(u64),
-    /// `INFO hash_size` kilobytes for the table alone (0: default).
-    Kilobytes(u64),
-}
-
-/// Table size in bytes for a memory setting: for `max_memory`, 70% of it less
-/// [`RESERVED_BYTES`] for everything else; always between [`MIN_HASH_BYTES`] and
-/// [`MAX_HASH_BYTES`].
-pub fn hash_bytes(size: HashSize) -> usize {
-    let bytes = match size {
-        HashSize::Default | HashSize::Memory(0) | HashSize::Kilobytes(0) => {
-            DEFAULT_HASH_BYTES as u64
-        }
-        HashSize::Memory(m) => (m / 100)
-            .saturating_mul(MEMORY_SHARE_PERCENT)
-            .saturating_sub(RESERVED_BYTES),
-        HashSize::Kilobytes(k) => k.saturating_mul(1024),
-    };
-    let bytes = bytes.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
-    usize::try_from(bytes).unwrap_or(usize::MAX)
-}
-
-/// The table size in bytes and the number of search threads for a memory setting and the
-/// threads asked for. Under `INFO max_memory`, what is left of its 70% after
-/// [`RESERVED_BYTES`] is shared: threads beyond the first take at most half of it
-/// ([`THREAD_BYTES`] each) and the table the rest, so a small limit on a machine with many
-/// cores runs fewer threads rather than go over it. Other settings keep the threads.
-pub fn memory_plan(size: HashSize, threads: usize) -> (usize, usize) {
-    let threads = threads.max(1);
-    match size {
-        HashSize::Memory(m) if m > 0 => {
-            let usable = (m / 100)
-                .saturating_mul(MEMORY_SHARE_PERCENT)
-                .saturating_sub(RESERVED_BYTES);
-            let extra = usize::try_from(usable / 2 / THREAD_BYTES).unwrap_or(usize::MAX);
-            let threads = threads.min(extra.saturating_add(1));
-            let table = usable.saturating_sub((threads as u64 - 1).saturating_mul(THREAD_BYTES));
-            let table = table.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
-            (usize::try_from(table).unwrap_or(usize::MAX), threads)
-        }
-        _ => (hash_bytes(size), threads),
-    }
-}
-
-/// The largest size up to `bytes` (halving, down to [`MIN_HASH_BYTES`]) that the allocator
-/// grants now. Where the address space or the committed memory is limited (`ulimit -v`, a
-/// job object), a table the system refuses would abort the process; a trial allocation of
-/// the size, freed at once, finds what fits. (Where memory is overcommitted the trial
-/// always succeeds and costs nothing: it is never written.)
-pub fn allocatable(bytes: usize) -> usize {
-    let mut b = bytes;
-    while b > MIN_HASH_BYTES as usize {
-        let mut trial: Vec<u8> = Vec::new();
-        if trial.try_reserve_exact(b).is_ok() {
-            return b;
-        }
-        b /= 2;
-    }
-    b
 }
 
 /// What the main loop does after a line.
@@ -350,7 +270,7 @@ impl Reporter {
 }
 
 /// Runs a job on the engine (on the worker thread).
-fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> Answer {
+fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answer {
     match job {
         Job::Move {
             board,
@@ -369,12 +289,12 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> An
                     1,
                     &exclude,
                     &limits,
-                    abort,
+                    stop,
                     &mut |l, n, t| rep.lines(l, n, t),
                 );
                 Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
             } else {
-                let r = engine.think(&board, &limits, &mut |i| rep.info(i));
+                let r = engine.think(&board, &limits, stop, &mut |i| rep.info(i));
                 Answer::Move(r.best)
             }
         }
@@ -390,14 +310,12 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> An
                 n,
                 &exclude,
                 &limits,
-                abort,
+                stop,
                 &mut |l, nodes, t| rep.lines(l, nodes, t),
             );
             Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
         }
-        Job::Swap2 { board, limits } => {
-            Answer::Swap2(swap2::decide(engine, &board, &limits, abort))
-        }
+        Job::Swap2 { board, limits } => Answer::Swap2(swap2::decide(engine, &board, &limits, stop)),
     }
 }
 
@@ -405,7 +323,6 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, abort: &AtomicBool) -> An
 pub struct Session {
     out: Arc<Output>,
     engine: Arc<Mutex<Engine>>,
-    stop: Arc<AtomicBool>,
     game: Option<Game>,
     rule: Rule,
     clock: Clock,
@@ -416,12 +333,11 @@ pub struct Session {
     max_nodes: Option<u64>,
     /// `INFO show_detail`: messages for GUIs that display the engine's thinking.
     detail: bool,
-    hash: HashSize,
-    /// The table size the current table was made for (it may be smaller, see
-    /// [`allocatable`]); `None` before the first search.
-    table_planned: Option<usize>,
+    /// `INFO max_memory` or `INFO hash_size`, whichever came last: the engine plans its
+    /// table and threads under it before each search ([`Engine::configure`]).
+    memory: MemoryLimit,
     /// Search threads asked for (`INFO thread_num`, else every core); fewer run when
-    /// `INFO max_memory` has no room for them (see [`memory_plan`]).
+    /// `INFO max_memory` has no room for them (see [`crate::engine::memory::MemoryPlan`]).
     threads: usize,
     /// `INFO` errors waiting for the next other command.
     errors: Vec<String>,
@@ -437,11 +353,9 @@ impl Session {
         // The table gets its real size before the first search, once the manager has had
         // the chance to send its memory limit.
         let engine = Engine::new(BUCKET_BYTES);
-        let stop = engine.stop_flag();
         Session {
             out,
             engine: Arc::new(Mutex::new(engine)),
-            stop,
             game: None,
             rule: Rule::Freestyle,
             clock: Clock::default(),
@@ -449,8 +363,7 @@ impl Session {
             max_depth: None,
             max_nodes: None,
             detail: false,
-            hash: HashSize::Default,
-            table_planned: None,
+            memory: MemoryLimit::Default,
             // Every core unless the manager says otherwise (INFO thread_num).
             threads: crate::engine::default_threads(),
             errors: Vec::new(),
@@ -795,10 +708,11 @@ impl Session {
     }
 
     /// Search limits for a move: time from the clock (less the time since the command
-    /// could be read), depth and nodes as set. Also gives the table its configured size
-    /// and the engine its threads.
+    /// could be read), depth and nodes as set. Also hands the engine the memory limit and
+    /// the threads asked for, so that it sizes its table and threads before the search.
     fn limits(&mut self, received: Instant) -> Limits {
-        self.apply_memory();
+        let (memory, threads) = (self.memory, self.threads);
+        self.engine().configure(memory, threads);
         let empty = self.game.as_ref().map_or(0, Game::empty_squares);
         let left = match self.clock.left_ms {
             Some(l) => Some(l.saturating_sub(self.spent_ms)),
@@ -823,24 +737,6 @@ impl Session {
         }
     }
 
-    fn apply_memory(&mut self) {
-        let (want, threads) = memory_plan(self.hash, self.threads);
-        let planned = self.table_planned;
-        let mut e = self.engine();
-        e.set_threads(threads);
-        if planned != Some(want) {
-            // Free the old table before allocating the new one, so both never coexist.
-            e.set_hash_bytes(BUCKET_BYTES);
-            let got = allocatable(want);
-            if got < want {
-                log::warn!("a table of {want} bytes cannot be allocated; using {got} bytes");
-            }
-            e.set_hash_bytes(got);
-            drop(e);
-            self.table_planned = Some(want);
-        }
-    }
-
     fn info(&mut self, key: &str, value: &str) -> Result<(), String> {
         let number = || -> Result<i128, String> {
             value
@@ -862,8 +758,8 @@ impl Session {
                 self.clock.left_ms = Some(non_negative()?.min(MAX_TIME_MS));
                 self.spent_ms = 0;
             }
-            "max_memory" => self.hash = HashSize::Memory(non_negative()?),
-            "hash_size" => self.hash = HashSize::Kilobytes(non_negative()?),
+            "max_memory" => self.memory = MemoryLimit::Total(non_negative()?),
+            "hash_size" => self.memory = MemoryLimit::Table(non_negative()?.saturating_mul(1024)),
             "game_type" => {
                 let v = number()?;
                 // 0 human opponent, 1 brain, 2 tournament, 3 network tournament: the
@@ -888,7 +784,7 @@ impl Session {
                         "INFO thread_num: {v} is not a number of threads (1 or more)"
                     ));
                 }
-                self.threads = v.min(MAX_THREADS) as usize;
+                self.threads = v.min(MAX_THREADS as i128) as usize;
             }
             "evaluate" => {
                 protocol::parse_pair(value).map_err(|e| format!("INFO evaluate: {e}"))?;
@@ -1104,7 +1000,10 @@ impl Session {
         eof: &mut bool,
     ) -> Flow {
         let started = Instant::now();
-        let abort = Arc::new(AtomicBool::new(false));
+        // The job's own token, made before the worker exists and never cleared: a stop
+        // read while the worker is still starting, or between two of the job's searches,
+        // is not lost.
+        let stop = StopToken::new();
         let height = self.game.as_ref().map_or(15, |g| g.board.height());
         let reporter = Reporter {
             out: self.out.clone(),
@@ -1114,13 +1013,13 @@ impl Session {
         let fallback = job.failed();
         let worker = {
             let engine = self.engine.clone();
-            let abort = abort.clone();
+            let stop = stop.clone();
             let tx = tx.clone();
             move || {
                 let failed = job.failed();
                 let answer = catch_unwind(AssertUnwindSafe(|| {
                     let mut e = engine.lock().unwrap_or_else(PoisonError::into_inner);
-                    work(&mut e, *job, &reporter, &abort)
+                    work(&mut e, *job, &reporter, &stop)
                 }))
                 .unwrap_or_else(|_| {
                     log::error!("the search failed; answering with a fallback");
@@ -1139,31 +1038,16 @@ impl Session {
             return Flow::Continue;
         }
         loop {
-            let event = if abort.load(Ordering::SeqCst) {
-                match rx.recv_timeout(STOP_REPEAT) {
-                    Ok(ev) => ev,
-                    Err(RecvTimeoutError::Timeout) => {
-                        self.stop.store(true, Ordering::SeqCst);
-                        continue;
-                    }
-                    Err(RecvTimeoutError::Disconnected) => return Flow::Quit,
-                }
-            } else {
-                match rx.recv() {
-                    Ok(ev) => ev,
-                    Err(_) => return Flow::Quit,
-                }
+            let Ok(event) = rx.recv() else {
+                return Flow::Quit;
             };
             match event {
                 Event::Line(line, at) => match protocol::parse(&line) {
                     Command::End => {
-                        self.stop.store(true, Ordering::SeqCst);
+                        stop.raise();
                         return Flow::Quit;
                     }
-                    Command::Stop => {
-                        abort.store(true, Ordering::SeqCst);
-                        self.stop.store(true, Ordering::SeqCst);
-                    }
+                    Command::Stop => stop.raise(),
                     _ => queue.push_back((line, at)),
                 },
                 Event::Eof => *eof = true,
@@ -1378,74 +1262,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn memory_limits_the_table() {
-        assert_eq!(hash_bytes(HashSize::Default), DEFAULT_HASH_BYTES);
-        assert_eq!(hash_bytes(HashSize::Memory(0)), DEFAULT_HASH_BYTES);
-        let m = 350u64 << 20;
-        let b = hash_bytes(HashSize::Memory(m)) as u64;
-        assert!(b + RESERVED_BYTES <= m * 7 / 10 + 1);
-        assert!(b >= m / 2);
-        assert_eq!(hash_bytes(HashSize::Memory(1 << 20)) as u64, MIN_HASH_BYTES);
-        assert_eq!(hash_bytes(HashSize::Kilobytes(1024)), 1 << 20);
-        assert_eq!(
-            hash_bytes(HashSize::Kilobytes(u64::MAX)) as u64,
-            MAX_HASH_BYTES
-        );
-    }
-
-    #[test]
-    fn memory_limits_the_threads() {
-        // Other settings keep the threads.
-        assert_eq!(memory_plan(HashSize::Default, 64), (DEFAULT_HASH_BYTES, 64));
-        assert_eq!(memory_plan(HashSize::Kilobytes(1024), 8), (1 << 20, 8));
-        assert_eq!(memory_plan(HashSize::Memory(0), 0), (DEFAULT_HASH_BYTES, 1));
-        // One thread: the table of hash_bytes.
-        let m = 350u64 << 20;
-        assert_eq!(
-            memory_plan(HashSize::Memory(m), 1),
-            (hash_bytes(HashSize::Memory(m)), 1)
-        );
-        // Too little memory for more than one thread.
-        assert_eq!(
-            memory_plan(HashSize::Memory(20 << 20), 64),
-            (MIN_HASH_BYTES as usize, 1)
-        );
-        // Threads take at most half of what is left after the reserve; all fits the limit.
-        for (m, asked) in [
-            (64u64 << 20, 128),
-            (64 << 20, 4),
-            (350 << 20, 64),
-            (1 << 30, 512),
-        ] {
-            let (table, threads) = memory_plan(HashSize::Memory(m), asked);
-            let usable = m / 100 * MEMORY_SHARE_PERCENT - RESERVED_BYTES;
-            assert!(threads >= 1 && threads <= asked);
-            assert!(
-                (threads as u64 - 1) * THREAD_BYTES <= usable / 2,
-                "{m} {asked}: {threads} threads"
-            );
-            assert!(
-                table as u64 + (threads as u64 - 1) * THREAD_BYTES <= usable,
-                "{m} {asked}: {table}"
-            );
-            assert!(
-                table as u64 >= usable / 2 - THREAD_BYTES,
-                "{m} {asked}: the table gets the rest"
-            );
-        }
-        assert_eq!(memory_plan(HashSize::Memory(64 << 20), 4).1, 4);
-        assert!(memory_plan(HashSize::Memory(64 << 20), 128).1 < 40);
-    }
-
-    #[test]
-    fn a_table_too_large_to_allocate_is_halved() {
-        assert_eq!(allocatable(1 << 20), 1 << 20);
-        // More than any address space: halved until an allocation succeeds.
-        let b = allocatable(usize::MAX);
-        assert!(b < usize::MAX && b >= MIN_HASH_BYTES as usize);
-    }
-
-    #[test]
     fn fallback_avoids_fouls_walls_and_exclusions() {
         let mut b = Board::new(15, 15, Rule::Renju).unwrap();
         b.make(Pos::new(7, 7));
@@ -1466,6 +1282,52 @@ mod tests {
             legal_or_fallback(&mut g, Pos::new(8, 8), Color::White, &[]),
             Some(Pos::new(8, 8))
         );
+    }
+
+    /// Output collected in memory.
+    #[derive(Clone, Default)]
+    struct Collect(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Collect {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_stop_read_before_the_search_starts_is_not_lost() {
+        // No time limit to speak of, and the stop comes in the same read as the command
+        // that starts the search: it is taken while the worker thread is still starting.
+        // The input then ends, and the session waits for the answer, which only the stop
+        // can bring. (The session used to repeat its stop every 5 ms for this.)
+        for (threads, stop) in [(1, "YXSTOP"), (2, "STOP"), (3, "YXSTOP"), (1, "STOP")] {
+            let script = format!(
+                "START 15\nINFO timeout_turn {MAX_TIME_MS}\nINFO timeout_match {MAX_TIME_MS}\n\
+                 INFO hash_size 1024\nINFO thread_num {threads}\n\
+                 BOARD\n7,7,1\n8,8,2\n8,6,1\nDONE\n{stop}\n"
+            );
+            let out = Collect::default();
+            let (tx, rx) = mpsc::channel();
+            {
+                let out = out.clone();
+                std::thread::spawn(move || {
+                    let _ = tx.send(run(std::io::Cursor::new(script.into_bytes()), out).is_ok());
+                });
+            }
+            let ok = rx
+                .recv_timeout(Duration::from_secs(20))
+                .unwrap_or_else(|_| panic!("{threads} threads, {stop}: the stop was lost"));
+            assert!(ok);
+            let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+            let last = text.lines().last().unwrap_or_default();
+            let (x, y) = last.split_once(',').expect("a move last");
+            let mv = (x.parse::<usize>().unwrap(), y.parse::<usize>().unwrap());
+            assert!(![(7, 7), (8, 8), (8, 6)].contains(&mv), "{text}");
+        }
     }
 
     #[test]

@@ -19,9 +19,8 @@ use crate::core::types::{symmetries, Color, Pos, Score};
 use crate::engine::multipv::{self, deepen, effective_depth, Eval, Race};
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::time::Budget;
-use crate::engine::Engine;
+use crate::engine::{Engine, StopToken};
 use std::collections::HashSet;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// Score (for the side to move) beyond which a position counts as clearly better for
@@ -61,13 +60,13 @@ pub fn decide(
     engine: &mut Engine,
     board: &Board,
     limits: &Limits,
-    abort: &AtomicBool,
+    stop: &StopToken,
 ) -> Result<Reply, String> {
     let start = Instant::now();
     match board.move_count() {
-        0 => Ok(opening(engine, board, limits, abort)),
-        3 => Ok(choose_after_three(engine, board, limits, abort, start)),
-        5 => Ok(choose_after_five(engine, board, limits)),
+        0 => Ok(opening(engine, board, limits, stop)),
+        3 => Ok(choose_after_three(engine, board, limits, stop, start)),
+        5 => Ok(choose_after_five(engine, board, limits, stop)),
         n => Err(format!("swap2 needs 0, 3 or 5 stones, not {n}")),
     }
 }
@@ -107,7 +106,7 @@ fn most_even(evals: &[Eval]) -> usize {
 }
 
 /// Three stones around the centre of the board, chosen to leave the position even.
-fn opening(engine: &mut Engine, board: &Board, limits: &Limits, abort: &AtomicBool) -> Reply {
+fn opening(engine: &mut Engine, board: &Board, limits: &Limits, stop: &StopToken) -> Reply {
     let c = board.center();
     let (cx, cy) = (c.x() as i64, c.y() as i64);
     let at = |dx: i64, dy: i64| board.pos(cx + dx, cy + dy);
@@ -151,7 +150,7 @@ fn opening(engine: &mut Engine, board: &Board, limits: &Limits, abort: &AtomicBo
         keep: CANDIDATES,
         rank: &|e: &Eval| -(e.score.abs() as i64),
     };
-    let (evals, _) = deepen(engine, &boards, &race, limits, abort, &mut |_| {});
+    let (evals, _) = deepen(engine, &boards, &race, limits, stop, &mut |_| {});
     Reply::Opening(positions[most_even(&evals)].0)
 }
 
@@ -160,11 +159,11 @@ fn choose_after_three(
     engine: &mut Engine,
     board: &Board,
     limits: &Limits,
-    abort: &AtomicBool,
+    stop: &StopToken,
     start: Instant,
 ) -> Reply {
     let first = share(limits, start, 0.4);
-    let r = engine.think(board, &first, &mut |_| {});
+    let r = engine.think(board, &first, stop, &mut |_| {});
     let best = if !r.best.is_none() && board.is_empty(r.best) {
         r.best
     } else {
@@ -204,13 +203,18 @@ fn choose_after_three(
         keep: CANDIDATES,
         rank: &|e: &Eval| -(e.score.abs() as i64),
     };
-    let (evals, _) = deepen(engine, &boards, &race, &rest, abort, &mut |_| {});
+    let (evals, _) = deepen(engine, &boards, &race, &rest, stop, &mut |_| {});
     Reply::Two(best, fifths[most_even(&evals)])
 }
 
 /// Given five stones: play white's sixth stone if white is at least even, else take black.
-fn choose_after_five(engine: &mut Engine, board: &Board, limits: &Limits) -> Reply {
-    let r = engine.think(board, limits, &mut |_| {});
+fn choose_after_five(
+    engine: &mut Engine,
+    board: &Board,
+    limits: &Limits,
+    stop: &StopToken,
+) -> Reply {
+    let r = engine.think(board, limits, stop, &mut |_| {});
     if r.score < 0 || r.best.is_none() || !board.is_empty(r.best) {
         Reply::Swap
     } else {
@@ -234,7 +238,7 @@ mod tests {
     fn opening_is_three_distinct_stones_near_the_centre() {
         let b = Board::new(15, 15, Rule::Exact).unwrap();
         let mut e = Engine::new(1 << 20);
-        let r = decide(&mut e, &b, &limits(), &AtomicBool::new(false)).unwrap();
+        let r = decide(&mut e, &b, &limits(), &StopToken::new()).unwrap();
         let Reply::Opening(s) = r else {
             panic!("expected an opening, got {r:?}")
         };
@@ -256,7 +260,7 @@ mod tests {
         b.make_color(Pos::new(14, 14), Color::White);
         b.make_color(Pos::new(8, 7), Color::Black);
         let mut e = Engine::new(1 << 20);
-        let r = decide(&mut e, &b, &limits(), &AtomicBool::new(false)).unwrap();
+        let r = decide(&mut e, &b, &limits(), &StopToken::new()).unwrap();
         assert_eq!(r, Reply::Swap);
     }
 
@@ -265,7 +269,7 @@ mod tests {
         let mut b = Board::new(15, 15, Rule::Exact).unwrap();
         b.make(Pos::new(7, 7));
         let mut e = Engine::new(1 << 20);
-        assert!(decide(&mut e, &b, &limits(), &AtomicBool::new(false)).is_err());
+        assert!(decide(&mut e, &b, &limits(), &StopToken::new()).is_err());
     }
 
     #[test]
@@ -275,7 +279,7 @@ mod tests {
             b.make(Pos::new(x, y));
         }
         let mut e = Engine::new(1 << 20);
-        match decide(&mut e, &b, &limits(), &AtomicBool::new(false)).unwrap() {
+        match decide(&mut e, &b, &limits(), &StopToken::new()).unwrap() {
             Reply::Swap => {}
             Reply::Stone(p) => assert!(b.is_empty(p)),
             Reply::Two(p, q) => assert!(b.is_empty(p) && b.is_empty(q) && p != q),

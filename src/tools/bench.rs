@@ -152,7 +152,12 @@ pub fn run_search_threads(depth: i32, threads: usize) -> Vec<String> {
         } else {
             let mut e = crate::engine::Engine::new(BENCH_HASH_MB << 20);
             e.set_threads(threads);
-            e.think(&board, &limits, &mut |_| {})
+            e.think(
+                &board,
+                &limits,
+                &crate::engine::StopToken::new(),
+                &mut |_| {},
+            )
         };
         total_nodes += r.nodes;
         mix(r.nodes);

@@ -95,7 +95,7 @@ impl Puzzle {
 pub fn solve(engine: &mut Engine, p: &Puzzle, limits: &Limits) -> Result<(Pos, bool)> {
     let b = p.board()?;
     engine.clear_hash();
-    let r = engine.think(&b, limits, &mut |_| {});
+    let r = engine.think(&b, limits, &crate::engine::StopToken::new(), &mut |_| {});
     let ok = p.is_good(r.best);
     Ok((r.best, ok))
 }

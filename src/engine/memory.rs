@@ -1,0 +1,178 @@
+//! How the engine spends the memory it is allowed: the size of the transposition table
+//! and how many search threads fit beside it.
+//!
+//! A front end only says what it was given ([`MemoryLimit`]: the manager's `max_memory`
+//! for the whole engine, or a size for the table alone) and how many threads it would
+//! like; [`MemoryPlan::new`] decides, and [`crate::engine::Engine::configure`] applies the
+//! plan. Everything but the table and the helper threads is a fixed reserve
+//! ([`RESERVED_BYTES`]).
+
+use crate::engine::DEFAULT_HASH_BYTES;
+
+/// Memory the engine needs besides the transposition table and the helper threads: the
+/// shape tables (about 2 MB for each rule used, see [`crate::core::tables::Tables`]; a
+/// session normally uses one or two rules), the main search thread's stack and buffers,
+/// board copies, the program itself and its I/O buffers.
+pub const RESERVED_BYTES: u64 = 16 << 20;
+/// Share of a whole-engine limit the engine plans to use (the rest is a safety margin
+/// for the allocator and the operating system's accounting).
+pub const MEMORY_SHARE_PERCENT: u64 = 70;
+/// Smallest table the engine uses, however little memory it is given.
+pub const MIN_HASH_BYTES: u64 = 256 << 10;
+/// Largest table the engine allocates (every limit is capped here).
+pub const MAX_HASH_BYTES: u64 = 4 << 30;
+/// Memory each search thread beyond the first takes: its searcher's move buffers, history
+/// and principal variations, and the touched part of its stack (about 400 KB measured on
+/// Linux x86-64).
+pub const THREAD_BYTES: u64 = 512 << 10;
+
+/// What the engine may use.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum MemoryLimit {
+    /// Nothing said: a table of [`DEFAULT_HASH_BYTES`].
+    Default,
+    /// Bytes for the whole engine (0: as [`MemoryLimit::Default`]).
+    Total(u64),
+    /// Bytes for the table alone (0: as [`MemoryLimit::Default`]).
+    Table(u64),
+}
+
+/// What fits under a [`MemoryLimit`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MemoryPlan {
+    /// Size of the transposition table to allocate (the allocator may grant less, see
+    /// [`allocatable`]).
+    pub table_bytes: usize,
+    /// Search threads to run (1 to [`crate::engine::MAX_THREADS`]).
+    pub threads: usize,
+}
+
+impl MemoryPlan {
+    /// The table size and the number of search threads for `limit` and the threads asked
+    /// for (clamped to 1 ..= [`crate::engine::MAX_THREADS`]).
+    ///
+    /// Under [`MemoryLimit::Total`], what is left of its [`MEMORY_SHARE_PERCENT`] after
+    /// [`RESERVED_BYTES`] is shared: threads beyond the first take at most half of it
+    /// ([`THREAD_BYTES`] each) and the table the rest, so a small limit on a machine with
+    /// many cores runs fewer threads rather than go over it. Other limits keep the
+    /// threads. The table is always between [`MIN_HASH_BYTES`] and [`MAX_HASH_BYTES`].
+    pub fn new(limit: MemoryLimit, threads: usize) -> MemoryPlan {
+        let threads = crate::engine::clamp_threads(threads);
+        let (table, threads) = match limit {
+            MemoryLimit::Total(m) if m > 0 => {
+                let usable = usable_bytes(m);
+                let extra = usize::try_from(usable / 2 / THREAD_BYTES).unwrap_or(usize::MAX);
+                let threads = threads.min(extra.saturating_add(1));
+                let helpers = (threads as u64 - 1).saturating_mul(THREAD_BYTES);
+                (usable.saturating_sub(helpers), threads)
+            }
+            MemoryLimit::Table(t) if t > 0 => (t, threads),
+            _ => (DEFAULT_HASH_BYTES as u64, threads),
+        };
+        let table = table.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
+        MemoryPlan {
+            table_bytes: usize::try_from(table).unwrap_or(usize::MAX),
+            threads,
+        }
+    }
+}
+
+/// The part of a whole-engine limit of `total` bytes left for the table and the helper
+/// threads: its [`MEMORY_SHARE_PERCENT`] less [`RESERVED_BYTES`].
+pub fn usable_bytes(total: u64) -> u64 {
+    (total / 100)
+        .saturating_mul(MEMORY_SHARE_PERCENT)
+        .saturating_sub(RESERVED_BYTES)
+}
+
+/// The largest size up to `bytes` (halving, down to [`MIN_HASH_BYTES`]) that the allocator
+/// grants now. Where the address space or the committed memory is limited (`ulimit -v`, a
+/// job object), a table the system refuses would abort the process; a trial allocation of
+/// the size, freed at once, finds what fits. (Where memory is overcommitted the trial
+/// always succeeds and costs nothing: it is never written.)
+pub fn allocatable(bytes: usize) -> usize {
+    let mut b = bytes;
+    while b > MIN_HASH_BYTES as usize {
+        let mut trial: Vec<u8> = Vec::new();
+        if trial.try_reserve_exact(b).is_ok() {
+            return b;
+        }
+        b /= 2;
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::MAX_THREADS;
+
+    fn table(limit: MemoryLimit) -> usize {
+        MemoryPlan::new(limit, 1).table_bytes
+    }
+
+    #[test]
+    fn memory_limits_the_table() {
+        assert_eq!(table(MemoryLimit::Default), DEFAULT_HASH_BYTES);
+        assert_eq!(table(MemoryLimit::Total(0)), DEFAULT_HASH_BYTES);
+        assert_eq!(table(MemoryLimit::Table(0)), DEFAULT_HASH_BYTES);
+        let m = 350u64 << 20;
+        let b = table(MemoryLimit::Total(m)) as u64;
+        assert!(b + RESERVED_BYTES <= m * 7 / 10 + 1);
+        assert!(b >= m / 2);
+        assert_eq!(table(MemoryLimit::Total(1 << 20)) as u64, MIN_HASH_BYTES);
+        assert_eq!(table(MemoryLimit::Table(1 << 20)), 1 << 20);
+        assert_eq!(table(MemoryLimit::Table(u64::MAX)) as u64, MAX_HASH_BYTES);
+    }
+
+    #[test]
+    fn memory_limits_the_threads() {
+        let plan = |limit, threads| {
+            let p = MemoryPlan::new(limit, threads);
+            (p.table_bytes, p.threads)
+        };
+        // Other limits keep the threads (within the engine's cap).
+        assert_eq!(plan(MemoryLimit::Default, 64), (DEFAULT_HASH_BYTES, 64));
+        assert_eq!(plan(MemoryLimit::Table(1 << 20), 8), (1 << 20, 8));
+        assert_eq!(plan(MemoryLimit::Total(0), 0), (DEFAULT_HASH_BYTES, 1));
+        assert_eq!(plan(MemoryLimit::Default, usize::MAX).1, MAX_THREADS);
+        // Too little memory for more than one thread.
+        assert_eq!(
+            plan(MemoryLimit::Total(20 << 20), 64),
+            (MIN_HASH_BYTES as usize, 1)
+        );
+        // Threads take at most half of what is left after the reserve; all fits the limit.
+        for (m, asked) in [
+            (64u64 << 20, 128),
+            (64 << 20, 4),
+            (350 << 20, 64),
+            (1 << 30, 512),
+        ] {
+            let (table, threads) = plan(MemoryLimit::Total(m), asked);
+            let usable = m / 100 * MEMORY_SHARE_PERCENT - RESERVED_BYTES;
+            assert!(threads >= 1 && threads <= asked.min(MAX_THREADS));
+            assert!(
+                (threads as u64 - 1) * THREAD_BYTES <= usable / 2,
+                "{m} {asked}: {threads} threads"
+            );
+            assert!(
+                table as u64 + (threads as u64 - 1) * THREAD_BYTES <= usable,
+                "{m} {asked}: {table}"
+            );
+            assert!(
+                table as u64 >= usable / 2 - THREAD_BYTES,
+                "{m} {asked}: the table gets the rest"
+            );
+        }
+        assert_eq!(plan(MemoryLimit::Total(64 << 20), 4).1, 4);
+        assert!(plan(MemoryLimit::Total(64 << 20), 128).1 < 40);
+    }
+
+    #[test]
+    fn a_table_too_large_to_allocate_is_halved() {
+        assert_eq!(allocatable(1 << 20), 1 << 20);
+        // More than any address space: halved until an allocation succeeds.
+        let b = allocatable(usize::MAX);
+        assert!(b < usize::MAX && b >= MIN_HASH_BYTES as usize);
+    }
+}
