@@ -241,7 +241,7 @@ pub fn best_moves(
     let start = Instant::now();
     let nbest = s.nbest.max(1);
     let mut result = Analysis::default();
-    if display::winning_line(board).is_some() || !display::has_legal_move(board) {
+    if rules::winning_line(board).is_some() || !rules::has_legal_move(board) {
         return result;
     }
     let deadline = s.time.map(|t| start + t);
@@ -688,7 +688,7 @@ pub fn to_text(
             }
         }
     }
-    if let Some((c, line)) = display::winning_line(b) {
+    if let Some((c, line)) = rules::winning_line(b) {
         s.push_str(&format!(
             "The game is over: {} has five ({}).\n",
             c.name(),
@@ -758,7 +758,7 @@ pub fn to_text(
 /// The analysis as one JSON object.
 pub fn to_json(b: &Board, a: &Analysis, forced: Option<&ForcedWin>) -> Json {
     let moves: Vec<Pos> = b.history().iter().map(|m| m.pos).collect();
-    let game_over = match display::winning_line(b) {
+    let game_over = match rules::winning_line(b) {
         Some((c, line)) => Json::object(vec![
             ("winner", Json::str(c.name())),
             ("line", Json::strings(names(b, &line))),

@@ -9,7 +9,7 @@
 use crate::core::board::Board;
 use crate::core::notation::{parse_square, square_name};
 use crate::core::record;
-use crate::core::rules;
+use crate::core::rules::{self, GameEnd};
 use crate::core::types::{format_score, Color, Pos};
 use crate::engine::search::{Info, Limits, SearchResult};
 use crate::engine::time::{self, Clock};
@@ -263,16 +263,11 @@ impl<W: Write> Session<W> {
         if let Some(c) = self.resigned {
             return Some(Outcome::Resigned(c));
         }
-        if let Some((c, line)) = display::winning_line(&self.board) {
-            return Some(Outcome::Five(c, line));
-        }
-        if self.board.is_full() {
-            return Some(Outcome::Full);
-        }
-        if !display::has_legal_move(&self.board) {
-            return Some(Outcome::NoLegalMove(self.board.side_to_move()));
-        }
-        None
+        rules::game_end(&self.board).map(|end| match end {
+            GameEnd::Five(c, line) => Outcome::Five(c, line),
+            GameEnd::Full => Outcome::Full,
+            GameEnd::NoLegalMove(c) => Outcome::NoLegalMove(c),
+        })
     }
 
     /// Reads and carries out commands until `quit` or the end of the input, letting the
@@ -540,7 +535,7 @@ impl<W: Write> Session<W> {
             return Ok(());
         }
         if self.board.side_to_move() == Color::Black {
-            if let Some(reason) = display::foul(&mut self.board, p) {
+            if let Some(reason) = rules::foul(&mut self.board, p) {
                 writeln!(
                     self.out,
                     "Illegal move: {name} is forbidden for black under renju ({reason})."
