@@ -9,6 +9,7 @@
 use crate::core::board::Board;
 use crate::core::notation::{parse_square, square_name};
 use crate::core::record;
+use crate::core::rng::{Rng, SplitMix64};
 use crate::core::rules::{self, GameEnd};
 use crate::core::types::{format_score, Color, Pos};
 use crate::engine::search::{Info, Limits, SearchResult};
@@ -194,7 +195,7 @@ pub struct Session<W: Write> {
     start: Board,
     human: Color,
     choice: Choice,
-    rng: u64,
+    rng: SplitMix64,
     engine: Engine,
     time: Option<Duration>,
     depth: Option<i32>,
@@ -202,14 +203,6 @@ pub struct Session<W: Write> {
     ansi: bool,
     live: bool,
     echo: bool,
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 enum Flow {
@@ -227,7 +220,7 @@ impl<W: Write> Session<W> {
             start: opts.start,
             human: Color::Black,
             choice: opts.choice,
-            rng: opts.seed,
+            rng: SplitMix64::new(opts.seed),
             engine,
             time: opts.time,
             depth: opts.depth,
@@ -244,7 +237,7 @@ impl<W: Write> Session<W> {
         match choice {
             Choice::Fixed(c) => c,
             Choice::Random => {
-                if splitmix(&mut self.rng) & 1 == 0 {
+                if self.rng.next_u64() & 1 == 0 {
                     Color::Black
                 } else {
                     Color::White
