@@ -309,18 +309,22 @@ fn multi_line_analysis_does_not_repeat_the_threat_search_per_line() {
         let mut engine = fivefold::engine::Engine::new(1 << 20);
         engine.set_params(params);
         let mut nodes = 0;
+        let want = fivefold::engine::multipv::Want {
+            n: 3,
+            ..Default::default()
+        };
         let lines = fivefold::engine::multipv::best_lines(
             &mut engine,
             &b,
-            3,
-            &[],
+            &want,
             &Limits {
                 max_depth: Some(2),
                 ..Limits::default()
             },
             &std::sync::atomic::AtomicBool::new(false),
-            &mut |_, n, _| nodes = n,
-        );
+            &mut |l| nodes = l.nodes,
+        )
+        .lines;
         (
             lines.iter().map(|l| (l.mv, l.score)).collect::<Vec<_>>(),
             nodes,
