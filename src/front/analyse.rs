@@ -20,17 +20,17 @@
 //! scores (which also see the opponent's wins).
 
 use crate::core::board::Board;
-use crate::core::notation::{square_name, xy};
+use crate::core::notation::square_name;
 use crate::core::pattern::Threat;
-use crate::core::rules;
-use crate::core::types::{format_score, is_mate, Color, Pos, Score, MATE};
+use crate::core::rules::{self, GameEnd};
+use crate::core::types::{format_score, is_mate, mate_plies, Color, Pos, MATE};
 use crate::engine::multipv::{self, Lines, Want};
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::threat::ThreatSolver;
 use crate::engine::time::Budget;
 use crate::engine::Engine;
 use crate::io::display::{self, View};
-use crate::io::json::Json;
+use crate::io::json;
 use crate::io::position::{self, Args};
 use crate::io::term;
 use anyhow::{bail, Result};
@@ -402,7 +402,9 @@ pub fn run(args: &[String]) -> Result<()> {
     let forced = forced_win_line(&board, &analysis);
     let mut out = std::io::stdout().lock();
     if json {
-        writeln!(out, "{}", to_json(&board, &analysis, forced.as_ref()))?;
+        let file = args.value("--file");
+        let j = to_json(&board, &analysis, forced.as_ref(), file);
+        writeln!(out, "{}", json::to_line(&j))?;
     } else {
         write!(
             out,
@@ -425,18 +427,6 @@ fn names(b: &Board, squares: &[Pos]) -> Vec<String> {
         .iter()
         .map(|&p| display::name(p, b.height()))
         .collect()
-}
-
-/// Mate distance in plies: positive when the side to move makes five, negative when
-/// the opponent does.
-fn mate_plies(s: Score) -> Option<i32> {
-    if !is_mate(s) {
-        None
-    } else if s > 0 {
-        Some(MATE - s)
-    } else {
-        Some(-(MATE + s))
-    }
 }
 
 /// The analysis as text for a person.
@@ -481,12 +471,19 @@ pub fn to_text(
         ));
         return s;
     }
-    if a.lines.is_empty() {
-        s.push_str(&format!(
-            "The game is over: {} has no legal move (draw).\n",
-            b.side_to_move().name()
-        ));
-        return s;
+    match rules::game_end(b) {
+        Some(GameEnd::Full) => {
+            s.push_str("The game is over: the board is full (draw).\n");
+            return s;
+        }
+        Some(GameEnd::NoLegalMove(c)) => {
+            s.push_str(&format!(
+                "The game is over: {} has no legal move (draw).\n",
+                c.name()
+            ));
+            return s;
+        }
+        _ => {}
     }
     s.push_str(&format!(
         "Best moves for {} (depth {}, {} moves considered, {} nodes, {:.2} s):\n",
@@ -525,9 +522,10 @@ pub fn to_text(
                 WinKind::Other => "not a pure threat sequence",
             };
             s.push_str(&format!(
-                "Forced win: {} makes five in {} plies ({kind}; found by the search): {}{}\n",
+                "Forced win: {} makes five in {} plies ({kind}; found by the {}): {}{}\n",
                 f.winner.name(),
                 f.plies,
+                f.source,
                 names(b, &f.line).join(" "),
                 if f.complete { "" } else { " ..." }
             ));
@@ -540,68 +538,56 @@ pub fn to_text(
     s
 }
 
-/// The analysis as one JSON object.
-pub fn to_json(b: &Board, a: &Lines, forced: Option<&ForcedWin>) -> Json {
-    let moves: Vec<Pos> = b.history().iter().map(|m| m.pos).collect();
-    let game_over = match rules::winning_line(b) {
-        Some((c, line)) => Json::object(vec![
-            ("winner", Json::str(c.name())),
-            ("line", Json::strings(names(b, &line))),
-        ]),
-        None if a.lines.is_empty() => Json::object(vec![
-            ("winner", Json::Null),
-            ("reason", Json::str("no legal move")),
-        ]),
-        None => Json::Null,
-    };
-    let best = a
-        .lines
-        .iter()
-        .map(|c| {
-            Json::object(vec![
-                ("move", Json::str(square_name(c.mv, b.height()))),
-                ("xy", Json::str(xy(c.mv))),
-                ("score", Json::Int(c.score as i64)),
-                ("score_text", Json::str(format_score(c.score))),
-                (
-                    "mate",
-                    mate_plies(c.score).map_or(Json::Null, |m| Json::Int(m as i64)),
-                ),
-                ("depth", Json::Int(c.depth as i64)),
-                ("pv", Json::strings(names(b, &c.pv))),
-            ])
-        })
-        .collect();
+/// The analysis as the JSON schema's [`json::Analysis`]; `file` is where the position
+/// was read from, if it was.
+pub fn to_json(
+    b: &Board,
+    a: &Lines,
+    forced: Option<&ForcedWin>,
+    file: Option<&str>,
+) -> json::Analysis {
+    let h = b.height();
+    let game_over = rules::game_end(b).map(|end| json::GameOver::of(&end, h));
     let forced_win = match forced {
-        None if game_over != Json::Null => Json::Null,
-        Some(f) => Json::object(vec![
-            ("found", Json::Bool(true)),
-            ("winner", Json::str(f.winner.name())),
-            ("plies", Json::Int(f.plies as i64)),
-            ("kind", Json::str(f.kind.name())),
-            ("line", Json::strings(names(b, &f.line))),
-            ("complete", Json::Bool(f.complete)),
-            ("source", Json::str(f.source)),
-        ]),
-        None => Json::object(vec![
-            ("found", Json::Bool(false)),
-            ("depth", Json::Int(a.depth as i64)),
-            ("source", Json::str("search")),
-        ]),
+        _ if game_over.is_some() => None,
+        Some(f) => Some(json::ForcedWin {
+            result: "yes",
+            kind: Some(f.kind.name()),
+            winner: Some(f.winner.name()),
+            line: Some(json::Line::of_win(
+                &f.line,
+                h,
+                f.winner,
+                b.side_to_move(),
+                f.plies,
+                f.complete,
+            )),
+            source: Some(f.source),
+        }),
+        None => Some(json::ForcedWin {
+            result: "unknown",
+            kind: None,
+            winner: None,
+            line: None,
+            source: None,
+        }),
     };
-    Json::object(vec![
-        ("rule", Json::str(b.rule().name())),
-        ("width", Json::Int(b.width() as i64)),
-        ("height", Json::Int(b.height() as i64)),
-        ("moves", Json::strings(names(b, &moves))),
-        ("side_to_move", Json::str(b.side_to_move().name())),
-        ("game_over", game_over),
-        ("depth", Json::Int(a.depth as i64)),
-        ("nodes", Json::Int(a.nodes as i64)),
-        ("time_ms", Json::Int(a.elapsed.as_millis() as i64)),
-        ("best", Json::Array(best)),
-        ("forced_win", forced_win),
-    ])
+    json::Analysis {
+        command: "analyse",
+        schema: json::SCHEMA_VERSION,
+        position: json::Position::of(b, file),
+        game_over,
+        lines: a
+            .lines
+            .iter()
+            .map(|l| json::Line::of_search(l, h))
+            .collect(),
+        considered: a.considered,
+        depth: a.depth,
+        nodes: a.nodes,
+        time_ms: json::millis(a.elapsed),
+        forced_win,
+    }
 }
 
 #[cfg(test)]
