@@ -1,6 +1,7 @@
 //! `pbrain-fivefold analyse` run as a real process: text for people, one JSON object for
 //! scripts, and errors that say what is wrong.
 
+use serde_json::Value;
 use std::process::Command;
 
 struct Run {
@@ -23,200 +24,20 @@ fn analyse(args: &[&str]) -> Run {
     }
 }
 
-/// A small strict JSON reader, so the tests check that the output really is JSON.
-#[derive(Debug, Clone, PartialEq)]
-enum J {
-    Null,
-    Bool(bool),
-    Num(f64),
-    Str(String),
-    Arr(Vec<J>),
-    Obj(Vec<(String, J)>),
+/// The output as JSON: exactly one value on one line (serde_json is strict about it).
+fn parse_json(text: &str) -> Value {
+    assert_eq!(text.lines().count(), 1, "one line: {text}");
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
 }
 
-impl J {
-    fn get(&self, key: &str) -> &J {
-        match self {
-            J::Obj(pairs) => pairs
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v)
-                .unwrap_or_else(|| panic!("no key {key}")),
-            _ => panic!("not an object: {self:?}"),
-        }
-    }
-    fn at(&self, i: usize) -> &J {
-        match self {
-            J::Arr(v) => &v[i],
-            _ => panic!("not an array"),
-        }
-    }
-    fn len(&self) -> usize {
-        match self {
-            J::Arr(v) => v.len(),
-            _ => panic!("not an array"),
-        }
-    }
-    fn s(&self) -> &str {
-        match self {
-            J::Str(s) => s,
-            _ => panic!("not a string: {self:?}"),
-        }
-    }
-    fn n(&self) -> f64 {
-        match self {
-            J::Num(n) => *n,
-            _ => panic!("not a number: {self:?}"),
-        }
-    }
-}
-
-struct Parser<'a> {
-    s: &'a [u8],
-    i: usize,
-}
-
-impl Parser<'_> {
-    fn ws(&mut self) {
-        while self.i < self.s.len() && b" \t\r\n".contains(&self.s[self.i]) {
-            self.i += 1;
-        }
-    }
-    fn eat(&mut self, c: u8) {
-        self.ws();
-        assert_eq!(
-            self.s.get(self.i),
-            Some(&c),
-            "expected '{}' at {}",
-            c as char,
-            self.i
-        );
-        self.i += 1;
-    }
-    fn value(&mut self) -> J {
-        self.ws();
-        match self.s[self.i] {
-            b'{' => {
-                self.i += 1;
-                let mut pairs = Vec::new();
-                self.ws();
-                if self.s[self.i] == b'}' {
-                    self.i += 1;
-                    return J::Obj(pairs);
-                }
-                loop {
-                    self.ws();
-                    let J::Str(k) = self.value() else {
-                        panic!("key must be a string")
-                    };
-                    self.eat(b':');
-                    pairs.push((k, self.value()));
-                    self.ws();
-                    self.i += 1;
-                    match self.s[self.i - 1] {
-                        b',' => continue,
-                        b'}' => return J::Obj(pairs),
-                        c => panic!("unexpected '{}'", c as char),
-                    }
-                }
-            }
-            b'[' => {
-                self.i += 1;
-                let mut items = Vec::new();
-                self.ws();
-                if self.s[self.i] == b']' {
-                    self.i += 1;
-                    return J::Arr(items);
-                }
-                loop {
-                    items.push(self.value());
-                    self.ws();
-                    self.i += 1;
-                    match self.s[self.i - 1] {
-                        b',' => continue,
-                        b']' => return J::Arr(items),
-                        c => panic!("unexpected '{}'", c as char),
-                    }
-                }
-            }
-            b'"' => {
-                self.i += 1;
-                let mut out = String::new();
-                loop {
-                    let c = self.s[self.i];
-                    self.i += 1;
-                    match c {
-                        b'"' => return J::Str(out),
-                        b'\\' => {
-                            let e = self.s[self.i];
-                            self.i += 1;
-                            match e {
-                                b'"' => out.push('"'),
-                                b'\\' => out.push('\\'),
-                                b'/' => out.push('/'),
-                                b'n' => out.push('\n'),
-                                b'r' => out.push('\r'),
-                                b't' => out.push('\t'),
-                                b'b' => out.push('\u{8}'),
-                                b'f' => out.push('\u{c}'),
-                                b'u' => {
-                                    let hex =
-                                        std::str::from_utf8(&self.s[self.i..self.i + 4]).unwrap();
-                                    out.push(
-                                        char::from_u32(u32::from_str_radix(hex, 16).unwrap())
-                                            .unwrap(),
-                                    );
-                                    self.i += 4;
-                                }
-                                _ => panic!("bad escape"),
-                            }
-                        }
-                        c if c < 0x20 => panic!("raw control character in a string"),
-                        _ => {
-                            // Copy the whole UTF-8 sequence.
-                            let start = self.i - 1;
-                            let mut end = self.i;
-                            while end < self.s.len() && (self.s[end] & 0xC0) == 0x80 {
-                                end += 1;
-                            }
-                            out.push_str(std::str::from_utf8(&self.s[start..end]).unwrap());
-                            self.i = end;
-                        }
-                    }
-                }
-            }
-            b't' => self.word("true", J::Bool(true)),
-            b'f' => self.word("false", J::Bool(false)),
-            b'n' => self.word("null", J::Null),
-            _ => {
-                let start = self.i;
-                while self.i < self.s.len() && b"-+.eE0123456789".contains(&self.s[self.i]) {
-                    self.i += 1;
-                }
-                let text = std::str::from_utf8(&self.s[start..self.i]).unwrap();
-                J::Num(
-                    text.parse()
-                        .unwrap_or_else(|_| panic!("bad number '{text}'")),
-                )
-            }
-        }
-    }
-    fn word(&mut self, w: &str, v: J) -> J {
-        assert!(self.s[self.i..].starts_with(w.as_bytes()));
-        self.i += w.len();
-        v
-    }
-}
-
-fn parse_json(text: &str) -> J {
-    let mut p = Parser {
-        s: text.as_bytes(),
-        i: 0,
-    };
-    let v = p.value();
-    p.ws();
-    assert_eq!(p.i, text.len(), "one JSON value and nothing after it");
-    v
+/// The `h8` names of a list of moves.
+fn names(moves: &Value) -> Vec<&str> {
+    moves
+        .as_array()
+        .expect("a list of moves")
+        .iter()
+        .map(|m| m["name"].as_str().expect("a name"))
+        .collect()
 }
 
 const OPEN_THREE: &str = "h8 a1 i8 o1 j8 a15";
@@ -272,31 +93,44 @@ fn json_is_one_object_a_script_can_read() {
         "--moves", OPEN_THREE, "--depth", "3", "--nbest", "4", "--json",
     ]);
     assert_eq!(r.code, Some(0), "{}", r.err);
-    assert_eq!(r.out.lines().count(), 1, "{}", r.out);
     let j = parse_json(r.out.trim_end());
-    assert_eq!(j.get("rule").s(), "freestyle");
-    assert_eq!(j.get("width").n(), 15.0);
-    assert_eq!(j.get("side_to_move").s(), "black");
-    assert_eq!(j.get("moves").len(), 6);
-    assert_eq!(j.get("moves").at(0).s(), "h8");
-    assert_eq!(j.get("game_over"), &J::Null);
-    assert_eq!(j.get("depth").n(), 3.0);
-    let best = j.get("best");
-    assert_eq!(best.len(), 4);
-    let top = best.at(0);
-    assert!(["g8", "k8"].contains(&top.get("move").s()));
-    assert!(["6,7", "10,7"].contains(&top.get("xy").s()));
-    assert_eq!(top.get("score_text").s(), "+M3");
-    assert_eq!(top.get("mate").n(), 3.0);
-    assert_eq!(top.get("pv").at(0).s(), top.get("move").s());
-    assert_eq!(best.at(3).get("depth").n(), 3.0);
-    let f = j.get("forced_win");
-    assert_eq!(f.get("found"), &J::Bool(true));
-    assert_eq!(f.get("winner").s(), "black");
-    assert_eq!(f.get("plies").n(), 3.0);
-    assert_eq!(f.get("kind").s(), "vcf");
-    assert_eq!(f.get("line").len(), 3);
-    assert_eq!(f.get("complete"), &J::Bool(true));
+    assert_eq!(j["command"], "analyse");
+    assert_eq!(j["schema"], 1);
+    let pos = &j["position"];
+    assert_eq!(pos["rule"], "freestyle");
+    assert_eq!(pos["width"], 15);
+    assert_eq!(pos["height"], 15);
+    assert_eq!(pos["side_to_move"], "black");
+    assert_eq!(pos["file"], Value::Null);
+    assert_eq!(names(&pos["moves"]), ["h8", "a1", "i8", "o1", "j8", "a15"]);
+    // Both notations: h8 is x 7, y 7 (rows counted from the top).
+    assert_eq!(pos["moves"][0]["x"], 7);
+    assert_eq!(pos["moves"][0]["y"], 7);
+    assert_eq!(pos["moves"][0]["color"], "black");
+    assert_eq!(pos["moves"][1]["color"], "white");
+    assert_eq!(j["game_over"], Value::Null);
+    assert_eq!(j["depth"], 3);
+    assert!(j["nodes"].as_u64().unwrap() > 0);
+    assert!(j["time_ms"].as_f64().unwrap() >= 0.0);
+    let lines = j["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 4);
+    let top = &lines[0];
+    let first = &top["moves"][0];
+    assert!(["g8", "k8"].contains(&first["name"].as_str().unwrap()));
+    assert!([6, 10].contains(&first["x"].as_u64().unwrap()));
+    assert_eq!(first["y"], 7);
+    assert_eq!(top["score_text"], "+M3");
+    assert_eq!(top["mate"], 3);
+    assert_eq!(top["plies"], 3);
+    assert_eq!(top["complete"], Value::Null);
+    assert_eq!(lines[3]["depth"], 3);
+    let f = &j["forced_win"];
+    assert_eq!(f["result"], "yes");
+    assert_eq!(f["winner"], "black");
+    assert_eq!(f["kind"], "vcf");
+    assert_eq!(f["line"]["mate"], 3);
+    assert_eq!(f["line"]["plies"], 3);
+    assert_eq!(f["line"]["complete"], true);
 }
 
 #[test]
@@ -306,11 +140,13 @@ fn quiet_positions_report_no_forced_win() {
     assert!(r.err.is_empty(), "--quiet: {}", r.err);
     let j = parse_json(r.out.trim_end());
     // x,y squares are read like h8 ones.
-    assert_eq!(j.get("moves").at(0).s(), "h8");
-    assert_eq!(j.get("moves").at(1).s(), "i7");
-    assert_eq!(j.get("best").len(), 3);
-    assert_eq!(j.get("best").at(0).get("mate"), &J::Null);
-    assert_eq!(j.get("forced_win").get("found"), &J::Bool(false));
+    assert_eq!(names(&j["position"]["moves"]), ["h8", "i7"]);
+    assert_eq!(j["lines"].as_array().unwrap().len(), 3);
+    assert_eq!(j["lines"][0]["mate"], Value::Null);
+    let f = &j["forced_win"];
+    assert_eq!(f["result"], "unknown");
+    assert_eq!(f["line"], Value::Null);
+    assert_eq!(f["winner"], Value::Null);
     let r = analyse(&["--moves", "7,7 8,8", "--depth", "2", "--no-board"]);
     assert!(r
         .out
@@ -330,10 +166,14 @@ fn a_finished_game_is_reported_as_such() {
     );
     let r = analyse(&["h8 a1 i8 o1 j8 a15 k8 o15 l8", "--depth", "2", "--json"]);
     let j = parse_json(r.out.trim_end());
-    assert_eq!(j.get("game_over").get("winner").s(), "black");
-    assert_eq!(j.get("game_over").get("line").len(), 5);
-    assert_eq!(j.get("best").len(), 0);
-    assert_eq!(j.get("forced_win"), &J::Null);
+    assert_eq!(j["game_over"]["winner"], "black");
+    assert_eq!(j["game_over"]["reason"], "five");
+    assert_eq!(
+        names(&j["game_over"]["line"]),
+        ["h8", "i8", "j8", "k8", "l8"]
+    );
+    assert_eq!(j["lines"].as_array().unwrap().len(), 0);
+    assert_eq!(j["forced_win"], Value::Null);
 }
 
 #[test]
@@ -364,10 +204,12 @@ fn records_are_read_from_files() {
         ]);
         assert_eq!(r.code, Some(0), "{}", r.err);
         let j = parse_json(r.out.trim_end());
-        let moves: Vec<&str> = (0..6).map(|i| j.get("moves").at(i).s()).collect();
+        let pos = &j["position"];
+        let moves = names(&pos["moves"]);
         assert_eq!(moves, ["h8", "a1", "i8", "o1", "j8", "a15"], "{file:?}");
-        assert_eq!(j.get("best").len(), 2);
-        assert_eq!(j.get("best").at(0).get("score_text").s(), "+M3");
+        assert_eq!(pos["file"], file.to_str().unwrap());
+        assert_eq!(j["lines"].as_array().unwrap().len(), 2);
+        assert_eq!(j["lines"][0]["score_text"], "+M3");
     }
     // --file works the same way.
     let r = analyse(&[
@@ -463,13 +305,13 @@ fn a_time_limit_still_gives_an_answer() {
     let r = analyse(&["h8 i9", "--time", "0.2", "--json", "--quiet"]);
     assert_eq!(r.code, Some(0), "{}", r.err);
     let j = parse_json(r.out.trim_end());
-    assert_eq!(j.get("best").len(), 3);
-    assert!(j.get("depth").n() >= 2.0);
+    assert_eq!(j["lines"].as_array().unwrap().len(), 3);
+    assert!(j["depth"].as_i64().unwrap() >= 2);
     // The empty board: the centre first, and as many moves as asked for.
     let r = analyse(&["--size", "9", "--depth", "2", "--json", "--quiet"]);
     let j = parse_json(r.out.trim_end());
-    assert_eq!(j.get("best").at(0).get("move").s(), "e5");
-    assert_eq!(j.get("best").len(), 3);
+    assert_eq!(j["lines"][0]["moves"][0]["name"], "e5");
+    assert_eq!(j["lines"].as_array().unwrap().len(), 3);
 }
 
 #[test]
@@ -486,19 +328,40 @@ fn the_threat_solver_finds_a_vct_the_shallow_search_cannot_see() {
     ]);
     assert_eq!(r.code, Some(0), "{}", r.err);
     let j = parse_json(r.out.trim());
-    let f = j.get("forced_win");
-    assert_eq!(f.get("found"), &J::Bool(true), "{}", r.out);
-    assert_eq!(f.get("source"), &J::Str("solver".into()));
-    assert_eq!(f.get("winner"), &J::Str("black".into()));
-    let J::Arr(line) = f.get("line") else {
-        panic!("line is a list: {}", r.out)
-    };
+    let f = &j["forced_win"];
+    assert_eq!(f["result"], "yes", "{}", r.out);
+    assert_eq!(f["source"], "solver");
+    assert_eq!(f["winner"], "black");
+    let first = f["line"]["moves"][0]["name"]
+        .as_str()
+        .expect("a first move");
     let good = ["d5", "e6", "h9", "h7", "i10", "i6", "j8", "k8"];
-    let J::Str(first) = &line[0] else {
-        panic!("{}", r.out)
-    };
+    assert!(good.contains(&first), "{first} is not a winning first move");
+}
+
+#[test]
+fn file_names_with_quotes_and_backslashes_are_escaped() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("analyse-escape");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("a \"quoted\" back\\slash\tname.psq");
+    std::fs::write(
+        &file,
+        "Piskvorky 15x15, 11:11, 0\n8,8,0\n1,15,0\n9,8,0\n15,15,0\n10,8,0\n1,1,0\n-1\n",
+    )
+    .unwrap();
+    let name = file.to_str().unwrap();
+    let r = analyse(&["--file", name, "--depth", "2", "--json", "--quiet"]);
+    assert_eq!(r.code, Some(0), "{}", r.err);
     assert!(
-        good.contains(&first.as_str()),
-        "{first} is not a winning first move"
+        r.out.contains(r#"\"quoted\" back\\slash\tname.psq"#),
+        "{}",
+        r.out
     );
+    let j = parse_json(r.out.trim_end());
+    assert_eq!(j["position"]["file"], name);
+    // A move list with quotes or backslashes is no position: a plain error, no JSON.
+    let r = analyse(&["--moves", "h8 \"i9\\", "--json"]);
+    assert_eq!(r.code, Some(2));
+    assert!(r.out.is_empty(), "{}", r.out);
+    assert!(r.err.contains("is not a square"), "{}", r.err);
 }

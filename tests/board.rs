@@ -1,6 +1,7 @@
 //! Board, shapes and rules, checked with diagrams and against the slow reference.
 
 use fivefold::core::pattern::{Pat, Threat};
+use fivefold::core::rng::{Rng, XorShift64};
 use fivefold::core::rules::{self, reference::Grid};
 use fivefold::{Board, Color, Pos, Rule};
 
@@ -10,20 +11,6 @@ fn board(rule: Rule, diagram: &str) -> Board {
 
 fn at(x: usize, y: usize) -> Pos {
     Pos::new(x, y)
-}
-
-/// A tiny deterministic generator so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
 }
 
 #[test]
@@ -289,7 +276,7 @@ fn caro_blocked_five_does_not_win() {
 fn make_unmake_restores_everything() {
     for rule in Rule::ALL {
         for (w, h) in [(15, 15), (20, 13), (7, 5)] {
-            let mut rng = Rng(0x1234_5678 + w as u64 * 31 + rule.index() as u64);
+            let mut rng = XorShift64::new(0x1234_5678 + w as u64 * 31 + rule.index() as u64);
             let mut b = Board::new(w, h, rule).unwrap();
             let start = (b.hash(), b.to_diagram());
             let mut hashes = vec![];
@@ -313,7 +300,7 @@ fn make_unmake_restores_everything() {
 }
 
 /// Fills a board at random (not a game: any stones anywhere).
-fn random_position(rng: &mut Rng, rule: Rule, w: usize, h: usize, density: usize) -> Board {
+fn random_position(rng: &mut XorShift64, rule: Rule, w: usize, h: usize, density: usize) -> Board {
     let mut b = Board::new(w, h, rule).unwrap();
     for p in b.squares().collect::<Vec<_>>() {
         let r = rng.below(100);
@@ -334,7 +321,7 @@ fn random_positions(
     sizes: usize,
     density: impl Fn(usize) -> usize,
 ) -> impl Iterator<Item = (Rule, Board)> {
-    let mut rng = Rng(seed);
+    let mut rng = XorShift64::new(seed);
     Rule::ALL
         .into_iter()
         .flat_map(move |rule| (0..per_rule).map(move |i| (rule, i)))
@@ -488,7 +475,7 @@ fn fives_match_reference_for_every_rule() {
 
 #[test]
 fn renju_fouls_match_reference() {
-    let mut rng = Rng(0xF0015);
+    let mut rng = XorShift64::new(0xF0015);
     let mut fouls = 0;
     let mut double_threes = 0;
     for i in 0..1500 {

@@ -336,16 +336,19 @@ fn a_stop_raised_before_the_search_starts_stops_it() {
                 assert!(b.is_empty(r.best), "{threads} threads: {:?}", r.best);
                 assert!(stop.is_raised());
             }
+            let want = fivefold::engine::multipv::Want {
+                n: 3,
+                ..Default::default()
+            };
             let lines = fivefold::engine::multipv::best_lines(
                 &mut e,
                 &b,
-                3,
-                &[],
+                &want,
                 &Limits::default(),
                 &stop,
-                &mut |_, _, _| {},
+                &mut |_| {},
             );
-            assert!(lines.iter().all(|l| b.is_empty(l.mv)));
+            assert!(lines.lines.iter().all(|l| b.is_empty(l.mv)));
         });
     }
 }
@@ -389,18 +392,22 @@ fn multi_line_analysis_does_not_repeat_the_threat_search_per_line() {
         let mut engine = fivefold::engine::Engine::new(1 << 20);
         engine.set_params(params);
         let mut nodes = 0;
+        let want = fivefold::engine::multipv::Want {
+            n: 3,
+            ..Default::default()
+        };
         let lines = fivefold::engine::multipv::best_lines(
             &mut engine,
             &b,
-            3,
-            &[],
+            &want,
             &Limits {
                 max_depth: Some(2),
                 ..Limits::default()
             },
             &fivefold::engine::StopToken::new(),
-            &mut |_, n, _| nodes = n,
-        );
+            &mut |l| nodes = l.nodes,
+        )
+        .lines;
         (
             lines.iter().map(|l| (l.mv, l.score)).collect::<Vec<_>>(),
             nodes,

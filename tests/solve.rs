@@ -1,5 +1,6 @@
 //! The `solve` subcommand, run as a process: answers, JSON, and clean errors.
 
+use serde_json::Value;
 use std::process::{Command, Output};
 
 fn solve(args: &[&str]) -> Output {
@@ -16,6 +17,23 @@ fn stdout(o: &Output) -> String {
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The output as JSON: exactly one value on one line.
+fn json(o: &Output) -> Value {
+    let out = stdout(o);
+    assert_eq!(out.lines().count(), 1, "one line: {out}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+/// The `h8` names of a list of moves (`null`, "any move", as `any`).
+fn names(moves: &Value) -> Vec<String> {
+    moves
+        .as_array()
+        .expect("a list of moves")
+        .iter()
+        .map(|m| m["name"].as_str().unwrap_or("any").to_string())
+        .collect()
 }
 
 /// Black's four-three at f7 (see tests/threat.rs, FOUR_THREE), written to a file.
@@ -56,14 +74,40 @@ fn solves_a_diagram() {
         "white",
         "--json",
     ]);
-    let out = stdout(&o);
     assert!(o.status.success());
-    assert!(
-        out.starts_with('{')
-            && out.contains("\"result\":\"no\"")
-            && out.contains("\"kind\":\"vcf\""),
-        "{out}"
-    );
+    let j = json(&o);
+    assert_eq!(j["command"], "solve");
+    assert_eq!(j["position"]["side_to_move"], "white");
+    assert_eq!(j["position"]["width"], 10);
+    assert_eq!(j["position"]["file"], path.to_str().unwrap());
+    // A diagram's stones come in reading order, each with its colour.
+    let stones = j["position"]["moves"].as_array().unwrap();
+    assert_eq!(stones.len(), 6);
+    assert_eq!(stones[0]["name"], "b7");
+    assert_eq!(stones[0]["color"], "white");
+    assert_eq!(stones[1]["color"], "black");
+    assert_eq!(j["forced_win"]["result"], "no");
+    assert_eq!(j["forced_win"]["kind"], "vcf");
+    assert_eq!(j["forced_win"]["line"], Value::Null);
+
+    let o = solve(&[
+        "--file",
+        path.to_str().unwrap(),
+        "--tomove",
+        "black",
+        "--json",
+    ]);
+    let j = json(&o);
+    let f = &j["forced_win"];
+    assert_eq!(f["result"], "yes");
+    assert_eq!(f["winner"], "black");
+    assert_eq!(f["source"], "solver");
+    assert_eq!(names(&f["line"]["moves"])[..3], ["f7", "g7", "f6"]);
+    assert_eq!(f["line"]["moves"][0]["x"], 5);
+    assert_eq!(f["line"]["moves"][0]["y"], 3);
+    assert_eq!(f["line"]["mate"], f["line"]["plies"]);
+    assert_eq!(f["line"]["complete"], true);
+    assert!(j["nodes"].as_u64().unwrap() > 0);
 
     let o = solve(&[
         "--file",
@@ -74,6 +118,17 @@ fn solves_a_diagram() {
     ]);
     let out = stdout(&o);
     assert!(out.contains("defences (5): f8 f7 g7 f6 f3"), "{out}");
+    let o = solve(&[
+        "--file",
+        path.to_str().unwrap(),
+        "--tomove",
+        "white",
+        "--defend",
+        "--json",
+    ]);
+    let j = json(&o);
+    assert_eq!(j["opponent_vcf"], true);
+    assert_eq!(names(&j["defences"]), ["f8", "f7", "g7", "f6", "f3"]);
     std::fs::remove_file(path).ok();
 }
 
@@ -99,17 +154,16 @@ fn solves_moves_in_both_notations() {
         answers[0]
     );
     let o = solve(&["--moves", "h8 i8 h9 i9 h10", "--json"]);
-    let out = stdout(&o);
-    assert!(
-        out.contains("\"result\":\"no\""),
-        "white to move has no VCF: {out}"
-    );
+    let j = json(&o);
+    assert_eq!(j["forced_win"]["result"], "no", "white to move has no VCF");
     let o = solve(&["--moves", "h8 i8 h9 i9 h10 a1", "--json"]);
-    let out = stdout(&o);
-    assert!(
-        out.contains("\"result\":\"yes\"") && out.contains("\"plies\":3"),
-        "black's open four: {out}"
-    );
+    let j = json(&o);
+    assert_eq!(j["forced_win"]["result"], "yes", "black's open four");
+    assert_eq!(j["forced_win"]["line"]["plies"], 3);
+    assert_eq!(j["position"]["moves"][5]["name"], "a1");
+    assert_eq!(j["position"]["moves"][5]["x"], 0);
+    assert_eq!(j["position"]["moves"][5]["y"], 14);
+    assert_eq!(j["position"]["file"], Value::Null);
 }
 
 #[test]
@@ -144,4 +198,21 @@ fn bad_input_is_an_error_not_a_panic() {
         assert!(err.contains(message), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn file_names_with_quotes_and_backslashes_are_escaped() {
+    let plain = four_three_file("escape");
+    let odd = plain.with_file_name(format!(
+        "fivefold-solve-{}-\"odd\" \\name\u{1}.txt",
+        std::process::id()
+    ));
+    std::fs::rename(&plain, &odd).unwrap();
+    let name = odd.to_str().unwrap();
+    let o = solve(&["--file", name, "--tomove", "black", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains(r#"\"odd\" \\name\u0001.txt"#), "{out}");
+    assert_eq!(json(&o)["position"]["file"], name);
+    std::fs::remove_file(odd).ok();
 }

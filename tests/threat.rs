@@ -7,6 +7,7 @@
 
 use fivefold::core::notation::{parse_square, square_name};
 use fivefold::core::pattern::Threat;
+use fivefold::core::rng::{Rng, XorShift64};
 use fivefold::core::rules::{self, reference::Grid};
 use fivefold::engine::threat::ThreatSolver;
 use fivefold::front::solve::parse_puzzles;
@@ -486,20 +487,6 @@ fn caro_blocked_fives_are_no_threat() {
     }
 }
 
-/// A tiny deterministic generator so failures reproduce.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 // ------------------------------------------------------------------ reference VCF
 
 /// Exhaustive VCF on a plain grid, straight from the definition: the attacker `a` plays
@@ -568,7 +555,7 @@ fn set(g: &mut Grid, x: i32, y: i32, v: Option<Color>) {
 }
 
 /// Random stones (not a game), none of them making five.
-fn random_position(rng: &mut Rng, rule: Rule, size: usize, density: usize) -> Board {
+fn random_position(rng: &mut XorShift64, rule: Rule, size: usize, density: usize) -> Board {
     let mut b = Board::square(size, rule).unwrap();
     for p in b.squares().collect::<Vec<_>>() {
         let r = rng.below(100);
@@ -589,7 +576,7 @@ fn random_position(rng: &mut Rng, rule: Rule, size: usize, density: usize) -> Bo
 /// Calls `f` on `per_rule` random positions of every rule (9 to 8 + `sizes` squares a
 /// side), once with each colour to move, skipping a side that has a five at once.
 fn each_random_position(
-    rng: &mut Rng,
+    rng: &mut XorShift64,
     per_rule: usize,
     sizes: usize,
     mut f: impl FnMut(Rule, &mut Board, Color),
@@ -610,7 +597,7 @@ fn each_random_position(
 
 #[test]
 fn vcf_matches_exhaustive_reference() {
-    let mut rng = Rng(0x7EA7_5EED);
+    let mut rng = XorShift64::new(0x7EA7_5EED);
     let mut solver = ThreatSolver::with_table_bits(12);
     let mut wins = [0usize; 5];
     let mut losses = [0usize; 5];
@@ -673,7 +660,7 @@ fn narrow_vcf_wins_are_real() {
             "{rule:?}"
         );
     }
-    let mut rng = Rng(0x0A22_0BEE);
+    let mut rng = XorShift64::new(0x0A22_0BEE);
     let mut narrow = ThreatSolver::with_table_bits(12);
     let mut full = ThreatSolver::with_table_bits(12);
     let (mut found, mut missed, mut beyond_vcf) = (0, 0, 0);
@@ -1047,7 +1034,7 @@ fn a_deadline_stops_every_search_of_the_solver() {
 fn vct_defender_replies_are_complete() {
     let mut checked = 0;
     for threats in [false, true] {
-        let mut rng = Rng(0x5EC0_7A11);
+        let mut rng = XorShift64::new(0x5EC0_7A11);
         let mut s = ThreatSolver::with_table_bits(14);
         s.set_vcf_threats(threats);
         // VCF threats make every check much dearer: fewer positions.
@@ -1337,7 +1324,7 @@ fn ref_wins_from(g: &mut Grid, a: Color, first: &[(i32, i32)], plies: u32) -> bo
 /// positions must be a real win of that length, checked move by move.
 #[test]
 fn wins_seen_on_sight_are_real() {
-    let mut rng = Rng(0x0051_6447);
+    let mut rng = XorShift64::new(0x0051_6447);
     let mut claims = std::collections::BTreeMap::new();
     for rule in [Rule::Freestyle, Rule::Exact, Rule::Renju] {
         for i in 0..400 {
@@ -1385,7 +1372,7 @@ fn wins_seen_on_sight_are_real() {
 /// win in 5 plies from the square it names, checked move by move with the fouls.
 #[test]
 fn renju_black_four_threes_seen_on_sight_are_real() {
-    let mut rng = Rng(0x4E45_0043);
+    let mut rng = XorShift64::new(0x4E45_0043);
     let mut claims = 0;
     for i in 0..700 {
         let size = 9 + rng.below(2);

@@ -23,6 +23,7 @@
 //! scratch and is run after every `make`/`unmake` in debug builds.
 
 use crate::core::pattern::{key_weight, line_key, unpack4, Pat, Threat};
+use crate::core::rng::{Rng, SplitMix64};
 use crate::core::tables::{self, Tables};
 use crate::core::types::{cell, Color, Pos, Rule, CELLS, DIR_OFFSETS, MAX_SIZE, MIN_SIZE};
 use std::fmt;
@@ -85,23 +86,15 @@ struct Zobrist {
     side: u64,
 }
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 fn zobrist() -> &'static Zobrist {
     static Z: std::sync::OnceLock<Zobrist> = std::sync::OnceLock::new();
     Z.get_or_init(|| {
-        let mut s = 0x5EED_F1FE_F01D_2026u64;
-        let black = (0..CELLS).map(|_| splitmix(&mut s)).collect();
-        let white = (0..CELLS).map(|_| splitmix(&mut s)).collect();
+        let mut r = SplitMix64::new(0x5EED_F1FE_F01D_2026);
+        let black = (0..CELLS).map(|_| r.next_u64()).collect();
+        let white = (0..CELLS).map(|_| r.next_u64()).collect();
         Zobrist {
             stone: [black, white],
-            side: splitmix(&mut s),
+            side: r.next_u64(),
         }
     })
 }

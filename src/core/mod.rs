@@ -1,7 +1,8 @@
 //! The game itself: squares and colours ([`types`]), square names ([`notation`]), line
 //! patterns and threat classes ([`pattern`]), the incremental board ([`board`]), the rules
 //! that need more than a pattern lookup ([`rules`]: renju fouls, legality), the classical
-//! evaluation ([`eval`]) and game records ([`record`]: Piskvork `.psq` and SGF text).
+//! evaluation ([`eval`]), game records ([`record`]: Piskvork `.psq` and SGF text) and
+//! the seedable random-number generators ([`rng`]).
 //!
 //! Nothing here searches, reads or writes: every function is pure or works on a `Board`.
 
@@ -10,6 +11,7 @@ pub mod eval;
 pub mod notation;
 pub mod pattern;
 pub mod record;
+pub mod rng;
 pub mod rules;
 pub mod tables;
 pub mod types;

@@ -1,4 +1,5 @@
-//! Who wins and what black may not play under renju.
+//! Who wins and what black may not play under renju: the renju fouls, and how a game
+//! ends ([`game_end`]: a five, a full board, or no legal move left).
 //!
 //! The fast path reads the board's incremental threat classes: a square whose class is
 //! `Five` wins, `Forbidden` is a certain foul (overline or double four), and a renju
@@ -11,7 +12,7 @@
 
 use crate::core::board::Board;
 use crate::core::pattern::{key_weight, Pat, Threat};
-use crate::core::types::{Color, Pos, Rule};
+use crate::core::types::{Color, Pos, Rule, DIRS};
 
 /// Whether black may not play at the empty square `p` (always false outside renju).
 pub fn is_forbidden(b: &mut Board, p: Pos) -> bool {
@@ -111,6 +112,134 @@ fn real_threes(b: &mut Board, p: Pos, pats: &[Pat; 4]) -> u32 {
     b.unmake();
     b.set_side_to_move(side);
     real
+}
+
+/// The run of `c` stones through `p` along direction `d`, in order, and whether it wins
+/// under the board's rule (length, overline and caro blocking as the rule says).
+fn run_through(b: &Board, p: Pos, d: usize, c: Color) -> (Vec<Pos>, bool) {
+    let (dx, dy) = (DIRS[d].0 as i64, DIRS[d].1 as i64);
+    let at = |k: i64| b.pos(p.x() as i64 + dx * k, p.y() as i64 + dy * k);
+    let mut lo = 0;
+    while at(lo - 1).is_some_and(|q| b.stone(q) == Some(c)) {
+        lo -= 1;
+    }
+    let mut hi = 0;
+    while at(hi + 1).is_some_and(|q| b.stone(q) == Some(c)) {
+        hi += 1;
+    }
+    let run: Vec<Pos> = (lo..=hi).filter_map(at).collect();
+    let exact = matches!(b.rule(), Rule::Exact | Rule::CaroExact)
+        || (b.rule() == Rule::Renju && c == Color::Black);
+    let long_enough = if exact {
+        run.len() == 5
+    } else {
+        run.len() >= 5
+    };
+    let caro = matches!(b.rule(), Rule::Caro | Rule::CaroExact);
+    let blocked = |k: i64| at(k).is_some_and(|q| b.stone(q) == Some(c.opp()));
+    let wins = long_enough && !(caro && blocked(lo - 1) && blocked(hi + 1));
+    (run, wins)
+}
+
+/// The winner and the stones of the winning line: the five the last move made, or,
+/// for positions set up from a diagram (which carry no move order), any winning five on
+/// the board.
+pub fn winning_line(b: &Board) -> Option<(Color, Vec<Pos>)> {
+    if let Some(c) = b.winner() {
+        let p = b.last_move()?;
+        let mut longest: Vec<Pos> = Vec::new();
+        for d in 0..4 {
+            let (run, wins) = run_through(b, p, d, c);
+            if wins {
+                return Some((c, run));
+            }
+            if run.len() > longest.len() {
+                longest = run;
+            }
+        }
+        // The board says the move won; show the longest line even if this reading of the
+        // rule disagrees.
+        return Some((c, longest));
+    }
+    for p in b.squares() {
+        let Some(c) = b.stone(p) else { continue };
+        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+            let before = b.pos(p.x() as i64 - dx as i64, p.y() as i64 - dy as i64);
+            if before.is_some_and(|q| b.stone(q) == Some(c)) {
+                continue; // not the start of the run
+            }
+            let (run, wins) = run_through(b, p, d, c);
+            if wins {
+                return Some((c, run));
+            }
+        }
+    }
+    None
+}
+
+/// Why black may not play at `p` under renju, if it is a foul.
+pub fn foul(b: &mut Board, p: Pos) -> Option<&'static str> {
+    if !is_forbidden(b, p) {
+        return None;
+    }
+    let pats = b.pats(p, Color::Black);
+    Some(if pats.contains(&Pat::Overline) {
+        "overline"
+    } else if b.threat(p, Color::Black) == Threat::Forbidden {
+        "double four"
+    } else {
+        "double three"
+    })
+}
+
+/// Whether the side to move has any legal square (only renju black can run out before
+/// the board is full).
+pub fn has_legal_move(b: &Board) -> bool {
+    if b.is_full() {
+        return false;
+    }
+    if !(b.rule().has_forbidden() && b.side_to_move() == Color::Black) {
+        return true;
+    }
+    let mut c = b.clone();
+    let squares: Vec<Pos> = c.squares().filter(|&p| c.is_empty(p)).collect();
+    squares.into_iter().any(|p| !is_forbidden(&mut c, p))
+}
+
+/// How a game has ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// A colour made five; the stones of the winning line, in order.
+    Five(Color, Vec<Pos>),
+    /// The board is full without a five: a draw.
+    Full,
+    /// The side to move has no legal square left (renju black facing only fouls): a draw.
+    NoLegalMove(Color),
+}
+
+impl GameEnd {
+    /// The winner, if the game was not drawn.
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            GameEnd::Five(c, _) => Some(*c),
+            GameEnd::Full | GameEnd::NoLegalMove(_) => None,
+        }
+    }
+}
+
+/// Whether the game on `b` is over, and how: a five (see [`winning_line`]), a full
+/// board, or no legal move for the side to move, checked in that order.
+pub fn game_end(b: &Board) -> Option<GameEnd> {
+    if let Some((c, line)) = winning_line(b) {
+        return Some(GameEnd::Five(c, line));
+    }
+    if b.is_full() {
+        return Some(GameEnd::Full);
+    }
+    if !has_legal_move(b) {
+        return Some(GameEnd::NoLegalMove(b.side_to_move()));
+    }
+    None
 }
 
 /// Slow reference rules on a plain grid of stones, used only by tests.
@@ -290,5 +419,63 @@ pub mod reference {
             self.set(x, y, None);
             foul
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::notation::{parse_moves, square_name};
+
+    fn play(b: &mut Board, moves: &str) {
+        for (x, y) in parse_moves(moves, b.width(), b.height()).unwrap() {
+            b.make(Pos::new(x, y));
+        }
+    }
+
+    fn names(b: &Board, line: &[Pos]) -> String {
+        let v: Vec<String> = line.iter().map(|&p| square_name(p, b.height())).collect();
+        v.join(" ")
+    }
+
+    #[test]
+    fn winning_lines_follow_the_rule() {
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        play(&mut b, "a1 a15 b1 b15 c1 c15 d1 d15 e1");
+        let (c, line) = winning_line(&b).unwrap();
+        assert_eq!(c, Color::Black);
+        assert_eq!(names(&b, &line), "a1 b1 c1 d1 e1");
+
+        // Exact five: an overline is no win, so the board has no winner and no line.
+        let mut b = Board::new(15, 15, Rule::Exact).unwrap();
+        play(&mut b, "a1 a15 b1 b15 c1 c15 e1 e15 f1 f15 d1");
+        assert_eq!(b.winner(), None);
+        assert_eq!(winning_line(&b), None);
+
+        // A diagram has no move order; its five is still found.
+        let b = Board::from_diagram(
+            ". . . . . . .\n. O O O O O .\n. X X X X . .\n. . . . . . .\n. . . . . X .\n. . . . . . .\n. . . . . . .\n",
+            Rule::Freestyle,
+        )
+        .unwrap();
+        let (c, line) = winning_line(&b).unwrap();
+        assert_eq!(c, Color::White);
+        assert_eq!(names(&b, &line), "b6 c6 d6 e6 f6");
+    }
+
+    #[test]
+    fn fouls_are_named_and_games_end() {
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        // Black h9 h10 i8 j8: h8 makes two open threes.
+        play(&mut b, "h9 a1 h10 o1 i8 a15 j8 o15");
+        assert_eq!(foul(&mut b, Pos::new(7, 7)), Some("double three"));
+        assert_eq!(foul(&mut b, Pos::new(7, 8)), None);
+        assert!(has_legal_move(&b));
+        assert_eq!(game_end(&b), None);
+        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+        play(&mut b, "a1 a15 b1 b15 c1 c15 d1 d15 e1");
+        let end = game_end(&b).unwrap();
+        assert_eq!(end.winner(), Some(Color::Black));
+        assert!(matches!(end, GameEnd::Five(Color::Black, ref l) if l.len() == 5));
     }
 }

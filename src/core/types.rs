@@ -224,6 +224,18 @@ pub fn is_mate(s: Score) -> bool {
     s.abs() >= MATE_BOUND
 }
 
+/// Plies to the five of a mate score: positive when the side to move makes five, negative when the
+/// opponent does.
+pub fn mate_plies(s: Score) -> Option<i32> {
+    if !is_mate(s) {
+        None
+    } else if s > 0 {
+        Some(MATE - s)
+    } else {
+        Some(-(MATE + s))
+    }
+}
+
 /// Formats a score as GUIs expect: centipawn-like number, or `+M7` / `-M7` for a
 /// five in 7 plies.
 pub fn format_score(s: Score) -> String {

@@ -264,13 +264,9 @@ mod tests {
     /// score first, equal scores by the lower square, negative and extreme scores too.
     #[test]
     fn pick_best_picks_in_sorted_order() {
-        let mut state = 12345u64;
-        let mut next = || {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as i32
-        };
+        use crate::core::rng::{Rng, XorShift64};
+        let mut rng = XorShift64::new(12345);
+        let mut next = || (rng.next_u64() >> 33) as i32;
         for n in [1, 2, 7, 40, 120] {
             let mut moves: Vec<ScoredMove> = (0..n)
                 .map(|i| ScoredMove {

@@ -7,10 +7,11 @@
 //! position still in the race has completed it, so the scores it returns were all
 //! computed to the same depth and can be compared.
 //!
-//! [`best_lines`] uses it for multi-line analysis (`YXNBEST`) and for root-move
-//! exclusion (`YXBLOCK`, continuous-game marks): the candidate moves are made on copies of
-//! the board and the positions after them are searched; a move's score is the negated
-//! score of the position it leads to. The Swap2 opening decisions ([`crate::front::swap2`]) use
+//! [`best_lines`] uses it for multi-line analysis, the one implementation behind the
+//! protocol's `YXNBEST`, root-move exclusion (`YXBLOCK`, continuous-game marks) and
+//! `pbrain-fivefold analyse`: the candidate moves are made on copies of the board and the
+//! positions after them are searched; a move's score is the negated score of the
+//! position it leads to. The Swap2 opening decisions ([`crate::front::swap2`]) use
 //! it to compare candidate openings.
 
 use crate::core::board::Board;
@@ -274,26 +275,42 @@ pub struct Line {
     pub pv: Vec<Pos>,
 }
 
+/// How many squares [`candidates`] offers when the move generator offers none.
+const FALLBACK_SQUARES: usize = 40;
+
 /// The root moves worth considering for the side to move, best first, leaving out
 /// `exclude`: the move generator's list, or, if that is empty after exclusion, every legal
 /// empty square (those near stones and the centre first, at most 40).
 pub fn candidates(board: &Board, exclude: &[Pos]) -> Vec<Pos> {
+    candidates_at_least(board, exclude, 1)
+}
+
+/// [`candidates`], widened to `at_least` moves when the move generator offers fewer (it
+/// leaves out moves that lose at once to a four or an open three): the other legal empty
+/// squares follow in the same order as [`candidates`]' fallback. An empty generator list
+/// is widened to `max(at_least, 40)` squares, as in [`candidates`].
+pub fn candidates_at_least(board: &Board, exclude: &[Pos], at_least: usize) -> Vec<Pos> {
     let mut b = board.clone();
     let mut moves: Vec<ScoredMove> = Vec::new();
     movegen::generate(&mut b, &mut moves);
-    let list: Vec<Pos> = moves
+    let mut list: Vec<Pos> = moves
         .iter()
         .map(|m| m.pos)
         .filter(|p| !exclude.contains(p))
         .collect();
-    if !list.is_empty() {
+    if list.len() >= at_least.max(1) {
         return list;
     }
+    let room = if list.is_empty() {
+        FALLBACK_SQUARES.max(at_least)
+    } else {
+        at_least - list.len()
+    };
     let me = b.side_to_move();
     let centre = b.center();
     let squares: Vec<Pos> = b
         .squares()
-        .filter(|&p| b.is_empty(p) && !exclude.contains(&p))
+        .filter(|&p| b.is_empty(p) && !exclude.contains(&p) && !list.contains(&p))
         .collect();
     let mut scored: Vec<(i32, usize, Pos)> = Vec::new();
     for p in squares {
@@ -304,24 +321,59 @@ pub fn candidates(board: &Board, exclude: &[Pos]) -> Vec<Pos> {
         }
     }
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
-    scored.into_iter().take(40).map(|(_, _, p)| p).collect()
+    list.extend(scored.into_iter().take(room).map(|(_, _, p)| p));
+    list
 }
 
-/// The `n` best root moves of the side to move (fewer if there are fewer candidates),
-/// best first, leaving out `exclude`. `limits.max_depth` bounds the depth from the root.
-/// `report` receives the best `n` lines after every completed depth.
+/// What a multi-line analysis is asked for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Want<'a> {
+    /// How many lines (root moves) to list.
+    pub n: usize,
+    /// Root moves never to list (`YXBLOCK`, continuous-game marks).
+    pub exclude: &'a [Pos],
+    /// List `n` moves even where the move generator offers fewer, widening its list with
+    /// [`candidates_at_least`] (`analyse` does; the protocol lists what the generator
+    /// offers).
+    pub widen: bool,
+}
+
+/// The lines of a multi-line analysis, after a depth and at the end.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Lines {
+    /// Best first, at most the number asked for.
+    pub lines: Vec<Line>,
+    /// The deepest depth every line still in the race completed, from the root (1: only
+    /// the static evaluation of the positions after the moves; 0: nothing to search).
+    pub depth: i32,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    /// How many root moves the first depth searched.
+    pub considered: usize,
+}
+
+/// The `want.n` best root moves of the side to move (fewer if there are fewer
+/// candidates), best first, leaving out `want.exclude`. `limits.max_depth` bounds the
+/// depth from the root; time, node and abort limits work as in [`deepen`], whose first
+/// depth always completes. `report` receives the lines after every completed depth from
+/// 2 on.
 pub fn best_lines(
     engine: &mut Engine,
     board: &Board,
-    n: usize,
-    exclude: &[Pos],
+    want: &Want,
     limits: &Limits,
     stop: &StopToken,
-    report: &mut dyn FnMut(&[Line], u64, Duration),
-) -> Vec<Line> {
-    let moves = candidates(board, exclude);
+    report: &mut dyn FnMut(&Lines),
+) -> Lines {
+    let start = Instant::now();
+    let n = want.n;
+    let moves = if want.widen {
+        candidates_at_least(board, want.exclude, n)
+    } else {
+        candidates(board, want.exclude)
+    };
     if moves.is_empty() || n == 0 {
-        return Vec::new();
+        return Lines::default();
     }
     let children: Vec<Board> = moves
         .iter()
@@ -363,19 +415,33 @@ pub fn best_lines(
         keep,
         rank: &|e: &Eval| -(e.score as i64),
     };
-    let (evals, _) = deepen(
+    let mut depth = 0;
+    let (evals, nodes) = deepen(
         engine,
         &children,
         &race,
         limits,
         stop,
         &mut |round: &Round| {
+            depth = round.depth + 1;
             if round.depth > 0 {
-                report(&to_lines(round.evals), round.nodes, round.elapsed);
+                report(&Lines {
+                    lines: to_lines(round.evals),
+                    depth,
+                    nodes: round.nodes,
+                    elapsed: round.elapsed,
+                    considered: moves.len(),
+                });
             }
         },
     );
-    to_lines(&evals)
+    Lines {
+        lines: to_lines(&evals),
+        depth,
+        nodes,
+        elapsed: start.elapsed(),
+        considered: moves.len(),
+    }
 }
 
 #[cfg(test)]
@@ -418,13 +484,22 @@ mod tests {
             max_depth: Some(3),
             ..Limits::default()
         };
-        let lines = best_lines(&mut e, &b, 3, &[], &limits, &stop, &mut |_, _, _| {});
+        let want = Want {
+            n: 3,
+            ..Want::default()
+        };
+        let lines = best_lines(&mut e, &b, &want, &limits, &stop, &mut |_| {}).lines;
         assert!(!lines.is_empty());
         assert_eq!(lines[0].score, mate_in(1));
         assert!(lines[0].mv == Pos::new(2, 7) || lines[0].mv == Pos::new(7, 7));
         // Excluding both winning squares leaves other moves, never the excluded ones.
         let ex = [Pos::new(2, 7), Pos::new(7, 7)];
-        let lines = best_lines(&mut e, &b, 3, &ex, &limits, &stop, &mut |_, _, _| {});
+        let want = Want {
+            n: 3,
+            exclude: &ex,
+            widen: false,
+        };
+        let lines = best_lines(&mut e, &b, &want, &limits, &stop, &mut |_| {}).lines;
         assert!(!lines.is_empty());
         assert!(lines.iter().all(|l| !ex.contains(&l.mv)));
     }
@@ -439,10 +514,17 @@ mod tests {
             ..Limits::default()
         };
         let mut rounds = 0;
-        let lines = best_lines(&mut e, &b, 4, &[], &limits, &stop, &mut |l, _, _| {
+        let want = Want {
+            n: 4,
+            ..Want::default()
+        };
+        let result = best_lines(&mut e, &b, &want, &limits, &stop, &mut |l| {
             rounds += 1;
-            assert!(l.len() <= 4);
+            assert!(l.lines.len() <= 4);
+            assert_eq!(l.depth, rounds + 1);
         });
+        assert_eq!(result.depth, 3);
+        let lines = result.lines;
         assert_eq!(lines.len(), 4);
         assert_eq!(rounds, 2);
         for w in lines.windows(2) {
@@ -455,20 +537,42 @@ mod tests {
     }
 
     #[test]
-    fn a_stop_returns_static_results() {
+    fn widened_lists_are_as_long_as_asked() {
+        // The empty board: the generator offers the centre only.
+        let b = board(&[]);
+        assert!(candidates(&b, &[]).len() < 3);
+        let wide = candidates_at_least(&b, &[], 3);
+        assert_eq!(wide.len(), 3);
+        assert_eq!(wide[0], b.center());
+        let mut e = Engine::new(1 << 20);
+        let stop = StopToken::new();
+        let limits = Limits {
+            max_depth: Some(2),
+            ..Limits::default()
+        };
+        let want = Want {
+            n: 3,
+            exclude: &[],
+            widen: true,
+        };
+        let result = best_lines(&mut e, &b, &want, &limits, &stop, &mut |_| {});
+        assert_eq!(result.lines.len(), 3);
+        assert_eq!(result.considered, 3);
+    }
+
+    #[test]
+    fn abort_returns_static_results() {
         let b = board(&[(7, 7), (8, 8)]);
         let mut e = Engine::new(1 << 20);
         let stop = StopToken::new();
         stop.raise();
-        let lines = best_lines(
-            &mut e,
-            &b,
-            2,
-            &[],
-            &Limits::default(),
-            &stop,
-            &mut |_, _, _| {},
-        );
+        let want = Want {
+            n: 2,
+            ..Want::default()
+        };
+        let result = best_lines(&mut e, &b, &want, &Limits::default(), &stop, &mut |_| {});
+        assert_eq!(result.depth, 1);
+        let lines = result.lines;
         assert_eq!(lines.len(), 2);
         assert!(lines.iter().all(|l| l.depth == 1));
     }

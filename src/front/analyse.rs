@@ -4,18 +4,14 @@
 //!
 //! # N best moves
 //!
-//! The search answers with one best move, so the list is built from the replies: each
-//! candidate move is played and the position after it searched (its score negated, mate
-//! distances counted from the analysed position). Depth by depth, in lockstep:
-//!
-//! - the first depth searches every candidate (the move generator's moves, widened with
-//!   the best-ordered other squares when it offers fewer than asked for);
-//! - later depths search the best `max(2N, 6)` of the previous depth, plus the move the
-//!   engine's own search of the position prefers at that depth;
-//! - the list shown is the last depth every kept candidate finished; with a time limit
-//!   a depth cut short is dropped.
-//!
-//! All searches share one transposition table, so each depth reuses the last.
+//! The list comes from [`multipv::best_lines`], the engine's multi-line analysis that the
+//! protocol's `YXNBEST` uses too: each candidate move is played and the position after it
+//! searched (its score negated, mate distances counted from the analysed position), all
+//! candidates depth by depth in lockstep, the weaker ones dropped from the race as it goes
+//! deeper. Here the candidates are widened to as many moves as asked for when the move
+//! generator offers fewer, the first depth is 2 plies (the listed move and a reply), and
+//! with a time limit a depth cut short is dropped. Lines that end in a mate are spelled
+//! out to the five.
 //!
 //! # Forced wins
 //!
@@ -24,48 +20,23 @@
 //! scores (which also see the opponent's wins).
 
 use crate::core::board::Board;
-use crate::core::notation::{square_name, xy};
+use crate::core::notation::square_name;
 use crate::core::pattern::Threat;
-use crate::core::rules;
-use crate::core::types::{format_score, is_mate, mate_in, Color, Pos, Score, MATE, MATE_BOUND};
-use crate::engine::movegen::{self, ScoredMove};
-use crate::engine::search::{Limits, SearchResult, MAX_DEPTH};
+use crate::core::rules::{self, GameEnd};
+use crate::core::types::{format_score, is_mate, mate_plies, Color, Pos, MATE};
+use crate::engine::multipv::{self, Lines, Want};
+use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::threat::ThreatSolver;
 use crate::engine::time::Budget;
-use crate::engine::Engine;
+use crate::engine::{Engine, StopToken};
 use crate::io::args::{self, ThreadsArgs};
 use crate::io::display::{self, View};
-use crate::io::json::Json;
+use crate::io::json;
 use crate::io::position::{self, PositionArgs};
 use crate::io::term::{self, AnsiArgs};
 use anyhow::Result;
 use std::io::{IsTerminal, Write};
-use std::time::{Duration, Instant};
-
-/// One analysed move.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Candidate {
-    pub mv: Pos,
-    /// Score for the side to move of the analysed position.
-    pub score: Score,
-    /// Depth in plies, the candidate move itself included.
-    pub depth: i32,
-    /// The candidate move, then the search's best line after it.
-    pub pv: Vec<Pos>,
-}
-
-/// The result of an analysis (also passed to the progress callback after each depth).
-#[derive(Clone, Debug, Default)]
-pub struct Analysis {
-    /// Best first, at most the number asked for.
-    pub candidates: Vec<Candidate>,
-    /// Last depth completed, in plies from the analysed position.
-    pub depth: i32,
-    pub nodes: u64,
-    pub elapsed: Duration,
-    /// How many moves the first depth searched.
-    pub considered: usize,
-}
+use std::time::Duration;
 
 /// How much to analyse.
 #[derive(Clone, Debug)]
@@ -78,235 +49,48 @@ pub struct Settings {
     pub time: Option<Duration>,
 }
 
-/// Converts a score of the position after a move (for the side to move there) to the
-/// score of the move for the side that played it: negated, and a five one ply further away.
-pub fn score_after_move(s: Score) -> Score {
-    if s >= MATE_BOUND {
-        -s + 1
-    } else if s <= -MATE_BOUND {
-        -s - 1
-    } else {
-        -s
-    }
-}
-
-/// Whether a score is a mate that a search to `depth` plies has fully seen.
-fn proven(score: Score, depth: i32) -> bool {
-    is_mate(score) && MATE - score.abs() <= depth
-}
-
-/// The moves to consider: the move generator's (which already leaves out moves that
-/// lose at once to a four or an open three), widened to `want` with the best-ordered
-/// other legal squares, nearest the stones (or the centre) first.
-pub fn candidate_pool(board: &Board, want: usize) -> Vec<Pos> {
-    let mut b = board.clone();
-    let mut generated = Vec::new();
-    movegen::generate(&mut b, &mut generated);
-    let mut pool: Vec<Pos> = generated.iter().map(|m| m.pos).collect();
-    if pool.len() >= want {
-        return pool;
-    }
-    let me = b.side_to_move();
-    let centre = b.center();
-    let dist = |p: Pos| {
-        (p.x() as i64 - centre.x() as i64)
-            .abs()
-            .max((p.y() as i64 - centre.y() as i64).abs())
-    };
-    let squares: Vec<Pos> = b
-        .squares()
-        .filter(|&p| b.is_empty(p) && !pool.contains(&p))
-        .collect();
-    let mut extra: Vec<(bool, ScoredMove)> = Vec::new();
-    for p in squares {
-        if rules::is_legal(&mut b, p) {
-            let near = b.near(p) > 0;
-            extra.push((
-                near,
-                ScoredMove {
-                    pos: p,
-                    score: movegen::order_score(&b, p, me),
-                },
-            ));
-        }
-    }
-    extra.sort_by(|(na, a), (nb, bm)| {
-        nb.cmp(na)
-            .then(bm.score.cmp(&a.score))
-            .then(dist(a.pos).cmp(&dist(bm.pos)))
-            .then(a.pos.cmp(&bm.pos))
-    });
-    pool.extend(
-        extra
-            .into_iter()
-            .take(want - pool.len())
-            .map(|(_, m)| m.pos),
-    );
-    pool
-}
-
-/// A search to exactly `depth` that must finish before `deadline`; `None` if it was cut
-/// short. A search that stopped early because it proved a mate counts as finished.
-fn think_to(
-    engine: &mut Engine,
-    b: &Board,
-    depth: i32,
-    deadline: Option<Instant>,
-) -> Option<SearchResult> {
-    let budget = match deadline {
-        None => None,
-        Some(d) => {
-            let left = d.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return None;
-            }
-            Some(Budget {
-                soft: left,
-                hard: left,
-            })
-        }
-    };
-    let limits = Limits {
-        max_depth: Some(depth),
-        max_nodes: None,
-        budget,
-        // The solver has already been asked (forced_win_line); the lines are compared
-        // by the main search alone.
-        skip_threats: true,
-    };
-    let r = engine.think(b, &limits, &crate::engine::StopToken::new(), &mut |_| {});
-    if deadline.is_some_and(|d| Instant::now() >= d) {
-        return None;
-    }
-    let finished = r.depth >= depth || r.depth == 0 || proven(r.score, r.depth);
-    finished.then_some(r)
-}
-
-/// Scores `mv` by searching the position after it to `depth - 1`.
-fn search_move(
-    engine: &mut Engine,
-    b: &mut Board,
-    mv: Pos,
-    depth: i32,
-    deadline: Option<Instant>,
-) -> Option<(Candidate, u64)> {
-    b.make(mv);
-    let out = if b.last_move_won() {
-        Some((
-            Candidate {
-                mv,
-                score: mate_in(1),
-                depth,
-                pv: vec![mv],
-            },
-            1,
-        ))
-    } else if b.is_full() {
-        Some((
-            Candidate {
-                mv,
-                score: 0,
-                depth,
-                pv: vec![mv],
-            },
-            1,
-        ))
-    } else {
-        think_to(engine, b, depth - 1, deadline).map(|r| {
-            let mut pv = vec![mv];
-            pv.extend(r.pv.iter().copied().filter(|p| !p.is_none()));
-            (
-                Candidate {
-                    mv,
-                    score: score_after_move(r.score),
-                    depth,
-                    pv,
-                },
-                r.nodes,
-            )
-        })
-    };
-    b.unmake();
-    out
-}
-
-/// Finds the `nbest` best moves of the side to move (see the module documentation).
-/// `progress` is called after each completed depth. Returns no candidates when the game
-/// is over or the side to move has no legal move.
+/// Finds the `nbest` best moves of the side to move with [`multipv::best_lines`] (see
+/// the module documentation). `progress` is called after each completed depth. Returns
+/// no lines when the game is over or the side to move has no legal move.
 pub fn best_moves(
     engine: &mut Engine,
     board: &Board,
     s: &Settings,
-    progress: &mut dyn FnMut(&Analysis),
-) -> Analysis {
-    let start = Instant::now();
-    let nbest = s.nbest.max(1);
-    let mut result = Analysis::default();
-    if display::winning_line(board).is_some() || !display::has_legal_move(board) {
-        return result;
+    progress: &mut dyn FnMut(&Lines),
+) -> Lines {
+    if rules::game_end(board).is_some() {
+        return Lines::default();
     }
-    let deadline = s.time.map(|t| start + t);
-    let last_depth = s
+    let max_depth = s
         .max_depth
         .unwrap_or(if s.time.is_some() { MAX_DEPTH } else { 6 })
         .clamp(2, MAX_DEPTH);
-    let keep = (2 * nbest).max(6);
-    let mut b = board.clone();
-    let mut current = candidate_pool(board, nbest);
-    result.considered = current.len();
-    for depth in 2..=last_depth {
-        // The first depth always finishes, so there is always an answer.
-        let dl = if depth == 2 { None } else { deadline };
-        let mut nodes = 0;
-        let Some(root) = think_to(engine, &b, depth, dl) else {
-            break;
-        };
-        nodes += root.nodes;
-        if !root.best.is_none()
-            && !current.contains(&root.best)
-            && rules::is_legal(&mut b, root.best)
-        {
-            current.insert(0, root.best);
-        }
-        let mut scored = Vec::with_capacity(current.len());
-        for &m in &current {
-            match search_move(engine, &mut b, m, depth, dl) {
-                Some((c, n)) => {
-                    nodes += n;
-                    scored.push(c);
-                }
-                None => break,
-            }
-        }
-        if scored.len() < current.len() {
-            break;
-        }
-        // Best first; equal scores keep the previous depth's order.
-        scored.sort_by_key(|c| std::cmp::Reverse(c.score));
-        result.nodes += nodes;
-        result.depth = depth;
-        result.elapsed = start.elapsed();
-        current = scored.iter().take(keep).map(|c| c.mv).collect();
-        let all_proven = scored.iter().take(keep).all(|c| proven(c.score, depth));
-        scored.truncate(nbest);
-        result.candidates = scored;
-        progress(&result);
-        if all_proven || deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
-    }
+    let limits = Limits {
+        max_depth: Some(max_depth),
+        max_nodes: None,
+        budget: s.time.map(|t| Budget { soft: t, hard: t }),
+        // The solver has already been asked (forced_win_line); the lines are compared
+        // by the main search alone.
+        skip_threats: true,
+    };
+    let want = Want {
+        n: s.nbest.max(1),
+        exclude: &[],
+        widen: true,
+    };
+    let stop = StopToken::new();
+    let mut result = multipv::best_lines(engine, board, &want, &limits, &stop, progress);
     // The search stops at a five it can see coming; spell out the rest of the line.
-    for c in &mut result.candidates {
-        if is_mate(c.score) {
-            let attacker = if c.score > 0 {
+    for l in &mut result.lines {
+        if is_mate(l.score) {
+            let attacker = if l.score > 0 {
                 board.side_to_move()
             } else {
                 board.side_to_move().opp()
             };
-            c.pv = complete_line(board, &c.pv, attacker);
+            l.pv = complete_line(board, &l.pv, attacker);
         }
     }
-    result.elapsed = start.elapsed();
     result
 }
 
@@ -361,7 +145,7 @@ pub const SOLVER_VCT_NODES: u64 = 1_000_000;
 /// attacking moves decide whether it is a VCF (fours only) or a VCT (fours and open
 /// threes). "None" means neither found a forced win within its limits, not that none
 /// exists.
-pub fn forced_win_line(board: &Board, analysis: &Analysis) -> Option<ForcedWin> {
+pub fn forced_win_line(board: &Board, analysis: &Lines) -> Option<ForcedWin> {
     if board.winner().is_none() && !board.is_full() {
         let mut b = board.clone();
         let mut solver = ThreatSolver::new();
@@ -388,7 +172,7 @@ pub fn forced_win_line(board: &Board, analysis: &Analysis) -> Option<ForcedWin> 
             });
         }
     }
-    let best = analysis.candidates.first()?;
+    let best = analysis.lines.first()?;
     if !is_mate(best.score) {
         return None;
     }
@@ -575,11 +359,11 @@ pub fn run(opts: &Options) -> Result<()> {
     };
     let live = std::io::stderr().is_terminal();
     let height = board.height();
-    let mut progress = |a: &Analysis| {
+    let mut progress = |a: &Lines| {
         if quiet {
             return;
         }
-        let Some(best) = a.candidates.first() else {
+        let Some(best) = a.lines.first() else {
             return;
         };
         let text = format!(
@@ -605,7 +389,9 @@ pub fn run(opts: &Options) -> Result<()> {
     let forced = forced_win_line(&board, &analysis);
     let mut out = std::io::stdout().lock();
     if json {
-        writeln!(out, "{}", to_json(&board, &analysis, forced.as_ref()))?;
+        let file = opts.position_args().file;
+        let j = to_json(&board, &analysis, forced.as_ref(), file.as_deref());
+        writeln!(out, "{}", json::to_line(&j))?;
     } else {
         write!(
             out,
@@ -624,22 +410,10 @@ fn names(b: &Board, squares: &[Pos]) -> Vec<String> {
         .collect()
 }
 
-/// Mate distance in plies: positive when the side to move makes five, negative when
-/// the opponent does.
-fn mate_plies(s: Score) -> Option<i32> {
-    if !is_mate(s) {
-        None
-    } else if s > 0 {
-        Some(MATE - s)
-    } else {
-        Some(-(MATE + s))
-    }
-}
-
 /// The analysis as text for a person.
 pub fn to_text(
     b: &Board,
-    a: &Analysis,
+    a: &Lines,
     forced: Option<&ForcedWin>,
     board: bool,
     ansi: bool,
@@ -670,7 +444,7 @@ pub fn to_text(
             }
         }
     }
-    if let Some((c, line)) = display::winning_line(b) {
+    if let Some((c, line)) = rules::winning_line(b) {
         s.push_str(&format!(
             "The game is over: {} has five ({}).\n",
             c.name(),
@@ -678,12 +452,19 @@ pub fn to_text(
         ));
         return s;
     }
-    if a.candidates.is_empty() {
-        s.push_str(&format!(
-            "The game is over: {} has no legal move (draw).\n",
-            b.side_to_move().name()
-        ));
-        return s;
+    match rules::game_end(b) {
+        Some(GameEnd::Full) => {
+            s.push_str("The game is over: the board is full (draw).\n");
+            return s;
+        }
+        Some(GameEnd::NoLegalMove(c)) => {
+            s.push_str(&format!(
+                "The game is over: {} has no legal move (draw).\n",
+                c.name()
+            ));
+            return s;
+        }
+        _ => {}
     }
     s.push_str(&format!(
         "Best moves for {} (depth {}, {} moves considered, {} nodes, {:.2} s):\n",
@@ -693,7 +474,7 @@ pub fn to_text(
         a.nodes,
         a.elapsed.as_secs_f64()
     ));
-    for (i, c) in a.candidates.iter().enumerate() {
+    for (i, c) in a.lines.iter().enumerate() {
         s.push_str(&format!(
             "  {}. {:<5} {:>6}   {}\n",
             i + 1,
@@ -702,7 +483,7 @@ pub fn to_text(
             names(b, &c.pv).join(" ")
         ));
     }
-    if let Some(c) = a.candidates.iter().find(|c| is_mate(c.score)) {
+    if let Some(c) = a.lines.iter().find(|c| is_mate(c.score)) {
         let (who, plies) = match mate_plies(c.score) {
             Some(n) if n > 0 => (b.side_to_move(), n),
             Some(n) => (b.side_to_move().opp(), -n),
@@ -722,9 +503,10 @@ pub fn to_text(
                 WinKind::Other => "not a pure threat sequence",
             };
             s.push_str(&format!(
-                "Forced win: {} makes five in {} plies ({kind}; found by the search): {}{}\n",
+                "Forced win: {} makes five in {} plies ({kind}; found by the {}): {}{}\n",
                 f.winner.name(),
                 f.plies,
+                f.source,
                 names(b, &f.line).join(" "),
                 if f.complete { "" } else { " ..." }
             ));
@@ -737,68 +519,56 @@ pub fn to_text(
     s
 }
 
-/// The analysis as one JSON object.
-pub fn to_json(b: &Board, a: &Analysis, forced: Option<&ForcedWin>) -> Json {
-    let moves: Vec<Pos> = b.history().iter().map(|m| m.pos).collect();
-    let game_over = match display::winning_line(b) {
-        Some((c, line)) => Json::object(vec![
-            ("winner", Json::str(c.name())),
-            ("line", Json::strings(names(b, &line))),
-        ]),
-        None if a.candidates.is_empty() => Json::object(vec![
-            ("winner", Json::Null),
-            ("reason", Json::str("no legal move")),
-        ]),
-        None => Json::Null,
-    };
-    let best = a
-        .candidates
-        .iter()
-        .map(|c| {
-            Json::object(vec![
-                ("move", Json::str(square_name(c.mv, b.height()))),
-                ("xy", Json::str(xy(c.mv))),
-                ("score", Json::Int(c.score as i64)),
-                ("score_text", Json::str(format_score(c.score))),
-                (
-                    "mate",
-                    mate_plies(c.score).map_or(Json::Null, |m| Json::Int(m as i64)),
-                ),
-                ("depth", Json::Int(c.depth as i64)),
-                ("pv", Json::strings(names(b, &c.pv))),
-            ])
-        })
-        .collect();
+/// The analysis as the JSON schema's [`json::Analysis`]; `file` is where the position
+/// was read from, if it was.
+pub fn to_json(
+    b: &Board,
+    a: &Lines,
+    forced: Option<&ForcedWin>,
+    file: Option<&str>,
+) -> json::Analysis {
+    let h = b.height();
+    let game_over = rules::game_end(b).map(|end| json::GameOver::of(&end, h));
     let forced_win = match forced {
-        None if game_over != Json::Null => Json::Null,
-        Some(f) => Json::object(vec![
-            ("found", Json::Bool(true)),
-            ("winner", Json::str(f.winner.name())),
-            ("plies", Json::Int(f.plies as i64)),
-            ("kind", Json::str(f.kind.name())),
-            ("line", Json::strings(names(b, &f.line))),
-            ("complete", Json::Bool(f.complete)),
-            ("source", Json::str(f.source)),
-        ]),
-        None => Json::object(vec![
-            ("found", Json::Bool(false)),
-            ("depth", Json::Int(a.depth as i64)),
-            ("source", Json::str("search")),
-        ]),
+        _ if game_over.is_some() => None,
+        Some(f) => Some(json::ForcedWin {
+            result: "yes",
+            kind: Some(f.kind.name()),
+            winner: Some(f.winner.name()),
+            line: Some(json::Line::of_win(
+                &f.line,
+                h,
+                f.winner,
+                b.side_to_move(),
+                f.plies,
+                f.complete,
+            )),
+            source: Some(f.source),
+        }),
+        None => Some(json::ForcedWin {
+            result: "unknown",
+            kind: None,
+            winner: None,
+            line: None,
+            source: None,
+        }),
     };
-    Json::object(vec![
-        ("rule", Json::str(b.rule().name())),
-        ("width", Json::Int(b.width() as i64)),
-        ("height", Json::Int(b.height() as i64)),
-        ("moves", Json::strings(names(b, &moves))),
-        ("side_to_move", Json::str(b.side_to_move().name())),
-        ("game_over", game_over),
-        ("depth", Json::Int(a.depth as i64)),
-        ("nodes", Json::Int(a.nodes as i64)),
-        ("time_ms", Json::Int(a.elapsed.as_millis() as i64)),
-        ("best", Json::Array(best)),
-        ("forced_win", forced_win),
-    ])
+    json::Analysis {
+        command: "analyse",
+        schema: json::SCHEMA_VERSION,
+        position: json::Position::of(b, file),
+        game_over,
+        lines: a
+            .lines
+            .iter()
+            .map(|l| json::Line::of_search(l, h))
+            .collect(),
+        considered: a.considered,
+        depth: a.depth,
+        nodes: a.nodes,
+        time_ms: json::millis(a.elapsed),
+        forced_win,
+    }
 }
 
 #[cfg(test)]
@@ -812,13 +582,6 @@ mod tests {
     }
 
     #[test]
-    fn mate_distances_move_one_ply() {
-        assert_eq!(score_after_move(mate_in(1)), -MATE + 2);
-        assert_eq!(score_after_move(-MATE + 2), MATE - 3);
-        assert_eq!(score_after_move(40), -40);
-    }
-
-    #[test]
     fn open_three_is_a_vcf_win_and_listed_distinct() {
         // Black h8 i8 j8 with both sides open: g8 or k8 makes an open four.
         let b = board(Rule::Freestyle, "h8 a1 i8 o1 j8 a15");
@@ -829,11 +592,11 @@ mod tests {
             time: None,
         };
         let a = best_moves(&mut e, &b, &s, &mut |_| {});
-        assert_eq!(a.candidates.len(), 3);
-        let mut moves: Vec<Pos> = a.candidates.iter().map(|c| c.mv).collect();
+        assert_eq!(a.lines.len(), 3);
+        let mut moves: Vec<Pos> = a.lines.iter().map(|c| c.mv).collect();
         moves.dedup();
         assert_eq!(moves.len(), 3);
-        assert_eq!(format_score(a.candidates[0].score), "+M3");
+        assert_eq!(format_score(a.lines[0].score), "+M3");
         let f = forced_win_line(&b, &a).expect("a forced win");
         assert_eq!(f.winner, Color::Black);
         assert_eq!(f.plies, 3);
@@ -856,15 +619,7 @@ mod tests {
             },
             &mut |_| {},
         );
-        assert!(a.candidates.is_empty());
+        assert!(a.lines.is_empty());
         assert!(to_text(&b, &a, None, false, false).contains("black has five (h8 i8 j8 k8 l8)"));
-    }
-
-    #[test]
-    fn pool_is_widened_on_an_empty_board() {
-        let b = Board::new(15, 15, Rule::Freestyle).unwrap();
-        let pool = candidate_pool(&b, 3);
-        assert_eq!(pool.len(), 3);
-        assert_eq!(pool[0], b.center());
     }
 }

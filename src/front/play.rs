@@ -9,7 +9,8 @@
 use crate::core::board::Board;
 use crate::core::notation::{parse_square, square_name};
 use crate::core::record;
-use crate::core::rules;
+use crate::core::rng::{Rng, SplitMix64};
+use crate::core::rules::{self, GameEnd};
 use crate::core::types::{format_score, Color, Pos};
 use crate::engine::search::{Info, Limits, SearchResult};
 use crate::engine::time::{self, Clock};
@@ -168,7 +169,7 @@ pub struct Session<W: Write> {
     start: Board,
     human: Color,
     choice: Choice,
-    rng: u64,
+    rng: SplitMix64,
     engine: Engine,
     time: Option<Duration>,
     depth: Option<i32>,
@@ -176,14 +177,6 @@ pub struct Session<W: Write> {
     ansi: bool,
     live: bool,
     echo: bool,
-}
-
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 enum Flow {
@@ -201,7 +194,7 @@ impl<W: Write> Session<W> {
             start: opts.start,
             human: Color::Black,
             choice: opts.choice,
-            rng: opts.seed,
+            rng: SplitMix64::new(opts.seed),
             engine,
             time: opts.time,
             depth: opts.depth,
@@ -218,7 +211,7 @@ impl<W: Write> Session<W> {
         match choice {
             Choice::Fixed(c) => c,
             Choice::Random => {
-                if splitmix(&mut self.rng) & 1 == 0 {
+                if self.rng.next_u64() & 1 == 0 {
                     Color::Black
                 } else {
                     Color::White
@@ -237,16 +230,11 @@ impl<W: Write> Session<W> {
         if let Some(c) = self.resigned {
             return Some(Outcome::Resigned(c));
         }
-        if let Some((c, line)) = display::winning_line(&self.board) {
-            return Some(Outcome::Five(c, line));
-        }
-        if self.board.is_full() {
-            return Some(Outcome::Full);
-        }
-        if !display::has_legal_move(&self.board) {
-            return Some(Outcome::NoLegalMove(self.board.side_to_move()));
-        }
-        None
+        rules::game_end(&self.board).map(|end| match end {
+            GameEnd::Five(c, line) => Outcome::Five(c, line),
+            GameEnd::Full => Outcome::Full,
+            GameEnd::NoLegalMove(c) => Outcome::NoLegalMove(c),
+        })
     }
 
     /// Reads and carries out commands until `quit` or the end of the input, letting the
@@ -519,7 +507,7 @@ impl<W: Write> Session<W> {
             return Ok(());
         }
         if self.board.side_to_move() == Color::Black {
-            if let Some(reason) = display::foul(&mut self.board, p) {
+            if let Some(reason) = rules::foul(&mut self.board, p) {
                 writeln!(
                     self.out,
                     "Illegal move: {name} is forbidden for black under renju ({reason})."

@@ -283,16 +283,15 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answ
                     .any(|p| exclude.contains(p));
             if avoid {
                 // Some candidate moves are excluded: search the others side by side.
-                let lines = multipv::best_lines(
-                    engine,
-                    &board,
-                    1,
-                    &exclude,
-                    &limits,
-                    stop,
-                    &mut |l, n, t| rep.lines(l, n, t),
-                );
-                Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
+                let want = multipv::Want {
+                    n: 1,
+                    exclude: &exclude,
+                    widen: false,
+                };
+                let lines = multipv::best_lines(engine, &board, &want, &limits, stop, &mut |l| {
+                    rep.lines(&l.lines, l.nodes, l.elapsed)
+                });
+                Answer::Move(lines.lines.first().map_or(Pos::NONE, |l| l.mv))
             } else {
                 let r = engine.think(&board, &limits, stop, &mut |i| rep.info(i));
                 Answer::Move(r.best)
@@ -304,16 +303,15 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answ
             n,
             exclude,
         } => {
-            let lines = multipv::best_lines(
-                engine,
-                &board,
+            let want = multipv::Want {
                 n,
-                &exclude,
-                &limits,
-                stop,
-                &mut |l, nodes, t| rep.lines(l, nodes, t),
-            );
-            Answer::Move(lines.first().map_or(Pos::NONE, |l| l.mv))
+                exclude: &exclude,
+                widen: false,
+            };
+            let lines = multipv::best_lines(engine, &board, &want, &limits, stop, &mut |l| {
+                rep.lines(&l.lines, l.nodes, l.elapsed)
+            });
+            Answer::Move(lines.lines.first().map_or(Pos::NONE, |l| l.mv))
         }
         Job::Swap2 { board, limits } => Answer::Swap2(swap2::decide(engine, &board, &limits, stop)),
     }

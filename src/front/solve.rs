@@ -18,6 +18,7 @@ use crate::core::notation::{square_name, xy};
 use crate::core::types::{Color, Pos};
 use crate::engine::threat::{Stats, ThreatSolver};
 use crate::io::args;
+use crate::io::json;
 use crate::io::position::PositionArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use std::time::{Duration, Instant};
@@ -110,18 +111,21 @@ pub fn run(opts: &Options) -> Result<()> {
         let nodes = o.nodes.unwrap_or(VCF_NODES);
         let t = Instant::now();
         let d = solver.vcf_defences(&mut b, plies, nodes);
-        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        let elapsed = t.elapsed();
+        let ms = elapsed.as_secs_f64() * 1000.0;
         let names = |v: &[Pos]| v.iter().map(|&p| square_name(p, h)).collect::<Vec<_>>();
         if o.json {
-            let list = d
-                .as_deref()
-                .map(|v| json_list(&names(v)))
-                .unwrap_or_else(|| "null".into());
-            crate::outln!(
-                "{{\"tomove\":\"{}\",\"opponent_vcf\":{},\"defences\":{list},\"time_ms\":{ms:.3}}}",
-                me.name(),
-                d.is_some()
-            );
+            let j = json::Defences {
+                command: "solve",
+                schema: json::SCHEMA_VERSION,
+                position: json::Position::of(&b, o.position.file.as_deref()),
+                opponent_vcf: d.is_some(),
+                defences: d
+                    .as_deref()
+                    .map(|v| v.iter().filter_map(|&p| json::Move::of(p, h)).collect()),
+                time_ms: json::millis(elapsed),
+            };
+            crate::outln!("{}", json::to_line(&j));
         } else {
             crate::outln!(
                 "position: {}x{} {}, {} to move",
@@ -159,13 +163,20 @@ pub fn run(opts: &Options) -> Result<()> {
     };
     let elapsed = t.elapsed();
     let stats = solver.stats();
-    print_result(&b, kind, line.as_deref(), stats, elapsed, o.json);
+    if o.json {
+        let j = to_json(
+            &b,
+            kind,
+            line.as_deref(),
+            stats,
+            elapsed,
+            o.position.file.as_deref(),
+        );
+        crate::outln!("{}", json::to_line(&j));
+    } else {
+        print_result(&b, kind, line.as_deref(), stats, elapsed);
+    }
     Ok(())
-}
-
-fn json_list(items: &[String]) -> String {
-    let quoted: Vec<String> = items.iter().map(|s| format!("\"{s}\"")).collect();
-    format!("[{}]", quoted.join(","))
 }
 
 fn move_name(p: Pos, h: usize) -> String {
@@ -184,21 +195,48 @@ fn move_xy(p: Pos) -> String {
     }
 }
 
-fn print_result(
+/// `yes` (a win found), `no` (the solver searched everything and found none) or
+/// `unknown` (it stopped at its node limit).
+fn verdict(line: Option<&[Pos]>, stats: Stats) -> &'static str {
+    match (line.is_some(), stats.aborted) {
+        (true, _) => "yes",
+        (false, false) => "no",
+        (false, true) => "unknown",
+    }
+}
+
+/// The solver's answer as the JSON schema's [`json::Solution`]. The side to move is the
+/// attacker; a solver line always ends with the five.
+pub fn to_json(
     b: &Board,
     kind: &str,
     line: Option<&[Pos]>,
     stats: Stats,
     elapsed: Duration,
-    json: bool,
-) {
+    file: Option<&str>,
+) -> json::Solution {
+    let me = b.side_to_move();
+    let found = line.map(|l| json::Line::of_win(l, b.height(), me, me, l.len() as i32, true));
+    json::Solution {
+        command: "solve",
+        schema: json::SCHEMA_VERSION,
+        position: json::Position::of(b, file),
+        forced_win: json::ForcedWin {
+            result: verdict(line, stats),
+            kind: Some(if kind == "VCT" { "vct" } else { "vcf" }),
+            winner: line.map(|_| me.name()),
+            line: found,
+            source: Some("solver"),
+        },
+        nodes: stats.nodes,
+        time_ms: json::millis(elapsed),
+    }
+}
+
+fn print_result(b: &Board, kind: &str, line: Option<&[Pos]>, stats: Stats, elapsed: Duration) {
     let h = b.height();
     let ms = elapsed.as_secs_f64() * 1000.0;
-    let verdict = match (line.is_some(), stats.aborted) {
-        (true, _) => "yes",
-        (false, false) => "no",
-        (false, true) => "unknown",
-    };
+    let verdict = verdict(line, stats);
     let names: Vec<String> = line
         .unwrap_or_default()
         .iter()
@@ -209,21 +247,6 @@ fn print_result(
         .iter()
         .map(|&p| move_xy(p))
         .collect();
-    if json {
-        crate::outln!(
-            "{{\"kind\":\"{}\",\"rule\":\"{}\",\"size\":{},\"tomove\":\"{}\",\"result\":\"{verdict}\",\
-\"line\":{},\"line_xy\":{},\"plies\":{},\"nodes\":{},\"time_ms\":{ms:.3}}}",
-            kind.to_ascii_lowercase(),
-            b.rule().name(),
-            b.width(),
-            b.side_to_move().name(),
-            json_list(&names),
-            json_list(&xys),
-            names.len(),
-            stats.nodes
-        );
-        return;
-    }
     crate::outln!(
         "position: {}x{} {}, {} to move",
         b.width(),

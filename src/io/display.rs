@@ -1,13 +1,12 @@
 //! The board as text for people, shared by `play` and `analyse`: a grid with letters
 //! across and row numbers down the side (counted from the bottom, the `h8` way), the
-//! last move in brackets, renju fouls marked, and optional ANSI colours. Also the
-//! facts a person wants spelled out: the winning line and why a move is a foul.
+//! last move in brackets, renju fouls marked, and optional ANSI colours. Only drawing:
+//! who won and why a move is a foul are decided in [`crate::core::rules`].
 
 use crate::core::board::Board;
 use crate::core::notation::square_name;
-use crate::core::pattern::{Pat, Threat};
 use crate::core::rules;
-use crate::core::types::{Color, Pos, Rule, DIRS};
+use crate::core::types::{Color, Pos};
 
 /// Character of an empty square.
 pub const EMPTY: char = '.';
@@ -39,7 +38,7 @@ impl View {
     /// The usual view of a position: last move, winning line, and renju fouls while the
     /// game goes on.
     pub fn of(b: &Board, ansi: bool) -> View {
-        let win = winning_line(b);
+        let win = rules::winning_line(b);
         let forbidden = if win.is_none() && !b.is_full() && b.rule().has_forbidden() {
             rules::forbidden_squares(&mut b.clone())
         } else {
@@ -172,98 +171,6 @@ pub fn names(b: &Board, squares: &[Pos]) -> String {
         .join(" ")
 }
 
-/// The run of `c` stones through `p` along direction `d`, in order, and whether it wins
-/// under the board's rule (length, overline and caro blocking as the rule says).
-fn run_through(b: &Board, p: Pos, d: usize, c: Color) -> (Vec<Pos>, bool) {
-    let (dx, dy) = (DIRS[d].0 as i64, DIRS[d].1 as i64);
-    let at = |k: i64| b.pos(p.x() as i64 + dx * k, p.y() as i64 + dy * k);
-    let mut lo = 0;
-    while at(lo - 1).is_some_and(|q| b.stone(q) == Some(c)) {
-        lo -= 1;
-    }
-    let mut hi = 0;
-    while at(hi + 1).is_some_and(|q| b.stone(q) == Some(c)) {
-        hi += 1;
-    }
-    let run: Vec<Pos> = (lo..=hi).filter_map(at).collect();
-    let exact = matches!(b.rule(), Rule::Exact | Rule::CaroExact)
-        || (b.rule() == Rule::Renju && c == Color::Black);
-    let long_enough = if exact {
-        run.len() == 5
-    } else {
-        run.len() >= 5
-    };
-    let caro = matches!(b.rule(), Rule::Caro | Rule::CaroExact);
-    let blocked = |k: i64| at(k).is_some_and(|q| b.stone(q) == Some(c.opp()));
-    let wins = long_enough && !(caro && blocked(lo - 1) && blocked(hi + 1));
-    (run, wins)
-}
-
-/// The winner and the stones of the winning line: the five the last move made, or,
-/// for positions set up from a diagram (which carry no move order), any winning five on
-/// the board.
-pub fn winning_line(b: &Board) -> Option<(Color, Vec<Pos>)> {
-    if let Some(c) = b.winner() {
-        let p = b.last_move()?;
-        let mut longest: Vec<Pos> = Vec::new();
-        for d in 0..4 {
-            let (run, wins) = run_through(b, p, d, c);
-            if wins {
-                return Some((c, run));
-            }
-            if run.len() > longest.len() {
-                longest = run;
-            }
-        }
-        // The board says the move won; show the longest line even if this reading of the
-        // rule disagrees.
-        return Some((c, longest));
-    }
-    for p in b.squares() {
-        let Some(c) = b.stone(p) else { continue };
-        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
-            let before = b.pos(p.x() as i64 - dx as i64, p.y() as i64 - dy as i64);
-            if before.is_some_and(|q| b.stone(q) == Some(c)) {
-                continue; // not the start of the run
-            }
-            let (run, wins) = run_through(b, p, d, c);
-            if wins {
-                return Some((c, run));
-            }
-        }
-    }
-    None
-}
-
-/// Why black may not play at `p` under renju, if it is a foul.
-pub fn foul(b: &mut Board, p: Pos) -> Option<&'static str> {
-    if !rules::is_forbidden(b, p) {
-        return None;
-    }
-    let pats = b.pats(p, Color::Black);
-    Some(if pats.contains(&Pat::Overline) {
-        "overline"
-    } else if b.threat(p, Color::Black) == Threat::Forbidden {
-        "double four"
-    } else {
-        "double three"
-    })
-}
-
-/// Whether the side to move has any legal square (only renju black can run out before
-/// the board is full).
-pub fn has_legal_move(b: &Board) -> bool {
-    if b.is_full() {
-        return false;
-    }
-    if !(b.rule().has_forbidden() && b.side_to_move() == Color::Black) {
-        return true;
-    }
-    let mut c = b.clone();
-    let squares: Vec<Pos> = c.squares().filter(|&p| c.is_empty(p)).collect();
-    squares.into_iter().any(|p| !rules::is_forbidden(&mut c, p))
-}
-
 /// A colour's name with a capital letter.
 pub fn title(c: Color) -> &'static str {
     match c {
@@ -275,6 +182,7 @@ pub fn title(c: Color) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::types::Rule;
 
     fn play(b: &mut Board, moves: &str) {
         for (x, y) in crate::core::notation::parse_moves(moves, b.width(), b.height()).unwrap() {
@@ -316,44 +224,17 @@ mod tests {
     }
 
     #[test]
-    fn winning_lines_follow_the_rule() {
-        let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
-        play(&mut b, "a1 a15 b1 b15 c1 c15 d1 d15 e1");
-        let (c, line) = winning_line(&b).unwrap();
-        assert_eq!(c, Color::Black);
-        assert_eq!(names(&b, &line), "a1 b1 c1 d1 e1");
-
-        // Exact five: an overline is no win, so the board has no winner and no line.
-        let mut b = Board::new(15, 15, Rule::Exact).unwrap();
-        play(&mut b, "a1 a15 b1 b15 c1 c15 e1 e15 f1 f15 d1");
-        assert_eq!(b.winner(), None);
-        assert_eq!(winning_line(&b), None);
-
-        // A diagram has no move order; its five is still found.
-        let b = Board::from_diagram(
-            ". . . . . . .\n. O O O O O .\n. X X X X . .\n. . . . . . .\n. . . . . X .\n. . . . . . .\n. . . . . . .\n",
-            Rule::Freestyle,
-        )
-        .unwrap();
-        let (c, line) = winning_line(&b).unwrap();
-        assert_eq!(c, Color::White);
-        assert_eq!(names(&b, &line), "b6 c6 d6 e6 f6");
-    }
-
-    #[test]
     fn renju_fouls_are_named_and_drawn() {
         let mut b = Board::new(15, 15, Rule::Renju).unwrap();
         // Black h9 h10 i8 j8: h8 makes two open threes.
         play(&mut b, "h9 a1 h10 o1 i8 a15 j8 o15");
         let h8 = Pos::new(7, 7);
-        assert_eq!(foul(&mut b, h8), Some("double three"));
-        assert_eq!(foul(&mut b, Pos::new(7, 8)), None);
+        assert!(rules::is_forbidden(&mut b, h8));
         let view = View::of(&b, false);
         assert!(view.forbidden.contains(&h8));
         let text = render(&b, &view);
         let row8 = text.lines().nth(1 + 15 - 8).unwrap();
         assert_eq!(row8.chars().nth(4 + 2 * 7), Some(FORBIDDEN));
-        assert!(has_legal_move(&b));
     }
 
     #[test]

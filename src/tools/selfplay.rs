@@ -7,6 +7,7 @@
 
 use crate::core::board::Board;
 use crate::core::eval;
+use crate::core::rng::{Rng, XorShift64};
 use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule};
 use crate::engine::movegen;
@@ -203,24 +204,18 @@ pub fn random_opening(size: usize, n: usize, seed: u64) -> Vec<Pos> {
 /// [`random_opening`] with the stones within `radius` squares of the centre (at most
 /// what the board allows, and never fewer squares than stones).
 pub fn random_opening_within(size: usize, n: usize, seed: u64, radius: usize) -> Vec<Pos> {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = XorShift64::new(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let c = size / 2;
     let mut r = radius.min(c).min(size - 1 - c);
     while (2 * r + 1) * (2 * r + 1) < n && r < c.min(size - 1 - c) {
         r += 1;
     }
-    let side = (2 * r + 1) as u64;
-    let n = n.min((side * side) as usize);
+    let side = 2 * r + 1;
+    let n = n.min(side * side);
     let mut out: Vec<Pos> = Vec::new();
     while out.len() < n {
-        let x = c + (next() % side) as usize - r;
-        let y = c + (next() % side) as usize - r;
+        let x = c + rng.below(side) - r;
+        let y = c + rng.below(side) - r;
         let p = Pos::new(x, y);
         if !out.contains(&p) {
             out.push(p);
