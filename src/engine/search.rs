@@ -144,11 +144,6 @@ pub struct Params {
     /// against 45-52-2, renju 57-43-0 against 48-52-0 (README, *Strength*); 50 did
     /// worse than 28 in freestyle.
     pub pv_stale: i32,
-    /// Null-move pruning: in non-PV nodes from this depth on, with the same guard and a
-    /// static score at beta or above, let the opponent move twice at a reduced depth
-    /// (0 = off). Off: from depth 4, +21 +- 69 alone and -7 +- 68 on top of the reverse
-    /// futility pruning (selfplay 100 ms/move, 100 games each).
-    pub nmp_depth: i32,
     /// Internal iterative reduction: a node from this depth on with no table move is
     /// searched one ply shallower (0 = off). 4: selfplay 100 ms/move with reverse
     /// futility pruning on both sides, 300 games, +169 -126 =5 (Elo +50 +- 39).
@@ -165,13 +160,6 @@ pub struct Params {
     /// Deepest depth where razoring applies. 6 against 4 (unguarded): selfplay 100
     /// ms/move, freestyle, 200 games, -21 +- 48.
     pub razor_depth: i32,
-    /// Futility pruning: in non-PV nodes of depth 1 to `futility_depth` with the same
-    /// guard as reverse futility pruning, skip quiet moves after the first when the static
-    /// score is this much per depth below alpha (0 = off). 45 to depth 6: selfplay 100
-    /// ms/move, freestyle, 200 games, +96 -99 =5 (Elo -5 +- 48), so it stays off.
-    pub futility_margin: i32,
-    /// Deepest depth where futility pruning applies.
-    pub futility_depth: i32,
     /// Width limit at every node from ply 2 (PV nodes too, every kind of move), as
     /// PentaZen does: after min(round(5 sqrt(depth) - 2), 8) moves where either side has
     /// a four or an open three on the board, else after min(round(15 sqrt(depth) - 12),
@@ -192,7 +180,6 @@ impl Default for Params {
             vct_share: 100,
             rfp_margin: 60,
             rfp_depth: 6,
-            nmp_depth: 0,
             se_depth: 6,
             se_margin: 2,
             fh_margin: 15,
@@ -201,8 +188,6 @@ impl Default for Params {
             iir_depth: 4,
             razor_margin: 45,
             razor_depth: 4,
-            futility_margin: 0,
-            futility_depth: 6,
             width: true,
         }
     }
@@ -226,7 +211,6 @@ impl Params {
                 "vct" => self.vct_share = n.max(0) as u64,
                 "rfp" => self.rfp_margin = n.max(0) as i32,
                 "rfpd" => self.rfp_depth = n.max(0) as i32,
-                "nmp" => self.nmp_depth = n.max(0) as i32,
                 "se" => self.se_depth = n.max(0) as i32,
                 "sem" => self.se_margin = n.max(0) as i32,
                 "fhr" => self.fh_margin = n.max(0) as i32,
@@ -235,8 +219,6 @@ impl Params {
                 "iir" => self.iir_depth = n.max(0) as i32,
                 "razor" => self.razor_margin = n.max(0) as i32,
                 "razd" => self.razor_depth = n.max(0) as i32,
-                "fut" => self.futility_margin = n.max(0) as i32,
-                "futd" => self.futility_depth = n.max(0) as i32,
                 "width" => self.width = n != 0,
                 _ => return Err(format!("unknown search parameter '{k}'")),
             }
@@ -363,8 +345,6 @@ pub struct Searcher {
     /// Checks of time and node limits are skipped until the first depth completes.
     can_stop: bool,
     killers: Vec<[Pos; 2]>,
-    /// Whether the move into each ply was a null move.
-    null_at: Vec<bool>,
     /// The move left out at each ply by a singular-extension search, or NONE.
     excluded: Vec<Pos>,
     /// Depth of the current iteration (extensions stop at twice this many plies).
@@ -398,7 +378,6 @@ impl Searcher {
             stopped: false,
             can_stop: false,
             killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
-            null_at: vec![false; MAX_PLY + 2],
             excluded: vec![Pos::NONE; MAX_PLY + 2],
             root_depth: 0,
             history: vec![[0; 2]; CELLS],
@@ -964,10 +943,7 @@ impl Searcher {
         if !pv_node
             && opp_fives == 0
             && beta.abs() < MATE_BOUND
-            && (self.params.rfp_margin > 0
-                || self.params.nmp_depth > 0
-                || self.params.razor_margin > 0
-                || self.params.futility_margin > 0)
+            && (self.params.rfp_margin > 0 || self.params.razor_margin > 0)
             && b.count(opp, Threat::DoubleThree) == 0
             && b.count_at_least(opp, Threat::FourThree) == 0
         {
@@ -987,31 +963,6 @@ impl Searcher {
                 && se - self.params.rfp_margin * depth >= beta
             {
                 return se;
-            }
-            if self.params.nmp_depth > 0
-                && depth >= self.params.nmp_depth
-                && se >= beta
-                && !self.null_at[ply - 1]
-            {
-                let r = 2 + depth / 6;
-                b.set_side_to_move(opp);
-                self.null_at[ply] = true;
-                let score = -self.pvs(
-                    b,
-                    -beta,
-                    -beta + 1,
-                    depth - 1 - r,
-                    ply + 1,
-                    node.zero_window_child(),
-                );
-                self.null_at[ply] = false;
-                b.set_side_to_move(me);
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
             }
         }
 
@@ -1068,14 +1019,6 @@ impl Searcher {
                 && m.pos != tt_move
                 && my_threat < Threat::OpenThree
                 && their_threat < Threat::OpenThree;
-            if quiet
-                && best > -MATE_BOUND
-                && depth <= self.params.futility_depth
-                && self.params.futility_margin > 0
-                && static_score.is_some_and(|se| se + self.params.futility_margin * depth <= alpha)
-            {
-                continue;
-            }
             if i >= width && best > -MATE_BOUND {
                 break;
             }
