@@ -67,14 +67,6 @@ const LEAF_VCF_NODES: u64 = 1_000;
 /// two settings in the same binary). The defaults are what the engine plays with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Params {
-    /// Late-move reductions, as PentaZen does them: from depth 3, every move after the
-    /// first (threats and defences included, the table move excepted) is searched
-    /// [`lmr_reduction`] plies shallower first, one ply less in PV nodes, and again at
-    /// full depth if it beats alpha. Root moves after the first are reduced the same way
-    /// (as PV nodes: one ply less). It replaced a reduction of quiet moves only (one ply
-    /// from the fourth move, more for late moves without a history score); see the
-    /// README's *Strength* for the matches.
-    pub lmr: bool,
     /// Move-count pruning: in non-PV quiet nodes at depth 1 and 2, search at most this
     /// many moves, times the depth (0 = off). Measured: see the commit that set 4.
     pub move_count: usize,
@@ -82,26 +74,6 @@ pub struct Params {
     /// the depth). 4 against 2: selfplay 100 ms/move, freestyle, 200 games, +102 -92 =6
     /// (Elo +17 +- 48); nothing more on top of `rfp_depth` 6 (below), so it stays at 2.
     pub move_count_depth: i32,
-    /// At the root, before deepening: play a VCF or VCT of our own at once, and against
-    /// the opponent's VCF search only the moves that refute it. On: selfplay at 200 ms a
-    /// move, 200 games, +106 -90 =4 (Elo +28 +- 48); earlier 100 ms and 300 ms runs were
-    /// even (-3 +- 69, +6 +- 88). It costs at most a fifth of the hard time limit, and
-    /// without a clock a node budget that follows the search's node or depth limit.
-    pub root_threats: bool,
-    /// At the leaves: a narrow VCF search ([`ThreatSolver::has_narrow_vcf`], up to
-    /// `LEAF_VCF_PLIES` plies and `LEAF_VCF_NODES` solver nodes) for the side to move
-    /// when it can make a four and its static score is below beta. Together with `width`
-    /// it is what lets the search see a long threat sequence through to its end (see the
-    /// README's *Strength*). The full VCF search there took half of all nodes; earlier,
-    /// smaller versions (100 nodes, 15 plies, only with two fours or a four-three to
-    /// make) lost in selfplay at 100 ms/move: Elo -53 +- 69 and -21 +- 69.
-    pub leaf_vcf: bool,
-    /// Leaves where the opponent would win on sight if it were to move (an open four to
-    /// make, or a four-three or double three against no four: [`quick_win_for`]) are
-    /// searched one ply more instead of being scored as they stand: the static score
-    /// cannot tell whether one move stops the threat. Up to two plies past the nominal
-    /// depth.
-    pub leaf_threat_ext: bool,
     /// Root VCT nodes per millisecond of the hard time limit (the solver does about
     /// 1000 nodes per millisecond, so 100 is a tenth of the time).
     pub vct_share: u64,
@@ -120,8 +92,8 @@ pub struct Params {
     /// stays below the entry's score minus `se_margin` x depth; if instead that search
     /// reaches beta as well, the node returns at once (multi-cut). Searches without the
     /// move neither read nor write the table. Extensions stop at twice the iteration's
-    /// depth in plies. 6 and 2, against off (with the root reductions in
-    /// [`Params::lmr`]; PentaZen 0.4.17 at 0.5 s/move, see the README's *Strength*).
+    /// depth in plies. 6 and 2, against off (with the root reductions; PentaZen 0.4.17
+    /// at 0.5 s/move, see the README's *Strength*).
     pub se_depth: i32,
     /// Margin per ply of depth for the singular extension.
     pub se_margin: i32,
@@ -160,23 +132,13 @@ pub struct Params {
     /// Deepest depth where razoring applies. 6 against 4 (unguarded): selfplay 100
     /// ms/move, freestyle, 200 games, -21 +- 48.
     pub razor_depth: i32,
-    /// Width limit at every node from ply 2 (PV nodes too, every kind of move), as
-    /// PentaZen does: after min(round(5 sqrt(depth) - 2), 8) moves where either side has
-    /// a four or an open three on the board, else after min(round(15 sqrt(depth) - 12),
-    /// 32) moves (3, 9, 14, 18, 22 at depth 1-5), the node stops. Alone, in non-PV nodes
-    /// only, it was no better (README); with `leaf_vcf` it is (README, *Strength*).
-    pub width: bool,
 }
 
 impl Default for Params {
     fn default() -> Params {
         Params {
-            lmr: true,
             move_count: 4,
             move_count_depth: 2,
-            root_threats: true,
-            leaf_vcf: true,
-            leaf_threat_ext: true,
             vct_share: 100,
             rfp_margin: 60,
             rfp_depth: 6,
@@ -188,13 +150,12 @@ impl Default for Params {
             iir_depth: 4,
             razor_margin: 45,
             razor_depth: 4,
-            width: true,
         }
     }
 }
 
 impl Params {
-    /// Applies `name=value` settings separated by commas (`lmr=0,mc=8`).
+    /// Applies `name=value` settings separated by commas (`rfp=0,mc=8`).
     pub fn apply(&mut self, spec: &str) -> Result<(), String> {
         for kv in spec.split(',').filter(|s| !s.is_empty()) {
             let (k, v) = kv
@@ -202,12 +163,8 @@ impl Params {
                 .ok_or_else(|| format!("'{kv}' is not name=value"))?;
             let n: i64 = v.parse().map_err(|_| format!("'{v}' is not a number"))?;
             match k {
-                "lmr" => self.lmr = n != 0,
                 "mc" => self.move_count = n.max(0) as usize,
                 "mcd" => self.move_count_depth = n.max(0) as i32,
-                "threats" => self.root_threats = n != 0,
-                "leafvcf" => self.leaf_vcf = n != 0,
-                "lext" => self.leaf_threat_ext = n != 0,
                 "vct" => self.vct_share = n.max(0) as u64,
                 "rfp" => self.rfp_margin = n.max(0) as i32,
                 "rfpd" => self.rfp_depth = n.max(0) as i32,
@@ -219,7 +176,6 @@ impl Params {
                 "iir" => self.iir_depth = n.max(0) as i32,
                 "razor" => self.razor_margin = n.max(0) as i32,
                 "razd" => self.razor_depth = n.max(0) as i32,
-                "width" => self.width = n != 0,
                 _ => return Err(format!("unknown search parameter '{k}'")),
             }
         }
@@ -295,9 +251,9 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Soft target and hard limit for the time.
     pub budget: Option<Budget>,
-    /// Skip the root threat search even where the parameters ask for it: for searches
-    /// run many times over one position's children (multi-line analysis), where the
-    /// solver's node budget would be spent once per child and per depth.
+    /// Skip the root threat search: for searches run many times over one position's
+    /// children (multi-line analysis), where the solver's node budget would be spent
+    /// once per child and per depth, and for tests of the search alone.
     pub skip_threats: bool,
 }
 
@@ -478,7 +434,7 @@ impl Searcher {
             report(&self.info(&result));
             return result;
         }
-        if self.params.root_threats && self.thread_id == 0 && !limits.skip_threats {
+        if self.thread_id == 0 && !limits.skip_threats {
             let found = self.root_threats(&mut b, &mut root, limits);
             // The solvers must leave the board as they found it, stopped or not.
             debug_assert_eq!(
@@ -739,7 +695,7 @@ impl Searcher {
                 score = -self.pvs(b, -beta, -alpha, depth - 1, 1, Node::Pv);
             } else {
                 // Late root moves are reduced as in `pvs` (one ply less, as a PV node).
-                let r = if self.params.lmr && depth >= 3 {
+                let r = if depth >= 3 {
                     (lmr_reduction(depth, i + 1) - 1).clamp(0, depth - 2)
                 } else {
                     0
@@ -797,9 +753,12 @@ impl Searcher {
         }
     }
 
-    /// How many moves a node searches at most (see [`Params::width`]).
+    /// How many moves a node searches at most: no limit at the root and its children;
+    /// from ply 2 (PV nodes too, every kind of move), as PentaZen does, min(round(5
+    /// sqrt(depth) - 2), 8) moves where either side has a four or an open three on the
+    /// board, else min(round(15 sqrt(depth) - 12), 32) (3, 9, 14, 18, 22 at depth 1-5).
     fn width_limit(&self, b: &Board, depth: i32, ply: usize) -> usize {
-        if !self.params.width || ply < 2 {
+        if ply < 2 {
             return usize::MAX;
         }
         let tactical = [Color::Black, Color::White]
@@ -877,15 +836,12 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        let threatened_leaf = depth <= 0
-            && depth > -2
-            && self.params.leaf_threat_ext
-            && quick_win_for(b, opp).is_some();
+        let threatened_leaf = depth <= 0 && depth > -2 && quick_win_for(b, opp).is_some();
         if depth <= 0 && opp_fives == 0 && !threatened_leaf {
             let se = eval::evaluate(b);
             // A VCF can only start with a four, and is only worth looking for where the
             // static score does not already reach beta.
-            if self.params.leaf_vcf && se < beta && b.count_at_least(me, Threat::Four) > 0 {
+            if se < beta && b.count_at_least(me, Threat::Four) > 0 {
                 let found = self
                     .threat
                     .has_narrow_vcf(b, LEAF_VCF_PLIES, LEAF_VCF_NODES);
@@ -1032,7 +988,7 @@ impl Searcher {
             {
                 break;
             }
-            let r = if self.params.lmr && depth >= 3 && i >= 1 && m.pos != tt_move {
+            let r = if depth >= 3 && i >= 1 && m.pos != tt_move {
                 let killer = situation == Situation::Quiet
                     && killers.contains(&m.pos)
                     && my_threat < Threat::OpenThree;
