@@ -3,11 +3,12 @@
 //! clock raise.
 //!
 //! Below it: [`search`] (iterative deepening PVS), [`threat`] (VCF/VCT solver), [`movegen`]
-//! (threat-aware move generation), [`multipv`] (several best lines), [`tt`] (the lock-free
-//! transposition table) and [`time`] (the move clock).
+//! (threat-aware move generation), [`picker`] (move ordering), [`multipv`] (several best
+//! lines), [`tt`] (the lock-free transposition table) and [`time`] (the move clock).
 
 pub mod movegen;
 pub mod multipv;
+pub mod picker;
 pub mod search;
 pub mod threat;
 pub mod time;

@@ -1,9 +1,10 @@
 //! The main search: iterative deepening with aspiration windows over a principal
 //! variation search (negamax with null-window re-searches), a shared transposition
-//! table, threat-aware move generation ([`crate::engine::movegen`]), killer and history move
-//! ordering, late-move reductions of every move after the first (ln depth x ln move
-//! number / 2, threats and defences included, at the root too, one ply more in expected
-//! cut nodes for moves that are not killers), singular extensions of a table move that
+//! table, threat-aware move generation ([`crate::engine::movegen`]), move ordering by the
+//! table move, killers and history ([`crate::engine::picker`]), late-move reductions of
+//! every move after the first (ln depth x ln move number / 2, threats and defences
+//! included, at the root too, one ply more in expected cut nodes for moves that are not
+//! killers), singular extensions of a table move that
 //! alone holds its score, a fail-high reduction (one ply off every move but fours in a
 //! cut node whose static score is well above beta), internal iterative reduction (and
 //! a shallower search of a PV node whose table entry is from a much shallower search), a
@@ -32,10 +33,9 @@
 use crate::core::board::Board;
 use crate::core::eval;
 use crate::core::pattern::Threat;
-use crate::core::types::{
-    is_mate, mate_in, mated_in, Color, Pos, Score, CELLS, INF, MATE, MATE_BOUND,
-};
+use crate::core::types::{is_mate, mate_in, mated_in, Color, Pos, Score, INF, MATE, MATE_BOUND};
 use crate::engine::movegen::{self, ScoredMove, Situation};
+use crate::engine::picker::{MovePicker, OrderingStats};
 use crate::engine::threat::ThreatSolver;
 pub use crate::engine::threat::{quick_win, quick_win_for, renju_four_three_win};
 use crate::engine::time::{self, Budget};
@@ -300,12 +300,12 @@ pub struct Searcher {
     stopped: bool,
     /// Checks of time and node limits are skipped until the first depth completes.
     can_stop: bool,
-    killers: Vec<[Pos; 2]>,
+    /// Killers and history for move ordering.
+    ordering: OrderingStats,
     /// The move left out at each ply by a singular-extension search, or NONE.
     excluded: Vec<Pos>,
     /// Depth of the current iteration (extensions stop at twice this many plies).
     root_depth: i32,
-    history: Vec<[i32; 2]>,
     buffers: Vec<Vec<ScoredMove>>,
     pv: Vec<Vec<Pos>>,
     seldepth: i32,
@@ -333,10 +333,9 @@ impl Searcher {
             max_nodes: u64::MAX,
             stopped: false,
             can_stop: false,
-            killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
+            ordering: OrderingStats::new(MAX_PLY + 2),
             excluded: vec![Pos::NONE; MAX_PLY + 2],
             root_depth: 0,
-            history: vec![[0; 2]; CELLS],
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -373,12 +372,7 @@ impl Searcher {
 
     /// Forgets move-ordering statistics (killers and history).
     pub fn clear_history(&mut self) {
-        for k in &mut self.killers {
-            *k = [Pos::NONE; 2];
-        }
-        for h in &mut self.history {
-            *h = [0; 2];
-        }
+        self.ordering.clear();
     }
 
     /// Searches `board` for the side to move; `report` receives progress after each depth.
@@ -398,13 +392,7 @@ impl Searcher {
         self.hard = limits.budget.map(|bu| bu.hard);
         self.max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
         self.seldepth = 0;
-        for k in &mut self.killers {
-            *k = [Pos::NONE; 2];
-        }
-        for h in &mut self.history {
-            h[0] /= 8;
-            h[1] /= 8;
-        }
+        self.ordering.age();
         if self.thread_id == 0 {
             self.tt.new_search();
         }
@@ -922,32 +910,16 @@ impl Searcher {
             }
         }
 
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
-        let situation = movegen::generate_unsorted(b, &mut moves);
-        if moves.is_empty() {
-            self.buffers[ply] = moves;
+        let buffer = std::mem::take(&mut self.buffers[ply]);
+        let mut picker = MovePicker::new(b, buffer, tt_move, ply, &self.ordering);
+        let situation = picker.situation();
+        if picker.is_empty() {
+            self.buffers[ply] = picker.into_buffer();
             return match situation {
                 Situation::BlockFour => mated_in(ply_i + 2),
                 Situation::DefendThree => mated_in(ply_i + 4),
                 _ => 0,
             };
-        }
-        // Table move first, then killers.
-        let killers = self.killers[ply];
-        if situation == Situation::Quiet || situation == Situation::DefendThree {
-            for m in moves.iter_mut() {
-                if m.pos == tt_move {
-                    m.score = 1 << 30;
-                    continue;
-                } else if m.pos == killers[0] {
-                    m.score += 3000;
-                } else if m.pos == killers[1] {
-                    m.score += 2000;
-                }
-                m.score += self.history[m.pos.idx()][me.index()] / 16;
-            }
-        } else if let Some(m) = moves.iter_mut().find(|m| m.pos == tt_move) {
-            m.score = 1 << 30;
         }
 
         // Fail-high reduction (see [`Params::fh_margin`]).
@@ -963,16 +935,14 @@ impl Searcher {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
-        for i in 0..moves.len() {
-            movegen::pick_best(&mut moves, i);
-            let m = moves[i];
-            if m.pos == excluded {
+        while let Some((i, mv)) = picker.next_move() {
+            if mv == excluded {
                 continue;
             }
-            let my_threat = b.threat(m.pos, me);
-            let their_threat = b.threat(m.pos, opp);
+            let my_threat = b.threat(mv, me);
+            let their_threat = b.threat(mv, opp);
             let quiet = situation == Situation::Quiet
-                && m.pos != tt_move
+                && mv != tt_move
                 && my_threat < Threat::OpenThree
                 && their_threat < Threat::OpenThree;
             if i >= width && best > -MATE_BOUND {
@@ -988,9 +958,9 @@ impl Searcher {
             {
                 break;
             }
-            let r = if depth >= 3 && i >= 1 && m.pos != tt_move {
+            let r = if depth >= 3 && i >= 1 && mv != tt_move {
                 let killer = situation == Situation::Quiet
-                    && killers.contains(&m.pos)
+                    && picker.is_killer(mv)
                     && my_threat < Threat::OpenThree;
                 let cut = if cut_node && !killer {
                     self.params.cut_reduction
@@ -1005,7 +975,7 @@ impl Searcher {
             if let Some(e) = tt_entry {
                 let s = score_from_tt(e.score, ply_i);
                 if self.params.se_depth > 0
-                    && m.pos == tt_move
+                    && mv == tt_move
                     && ext == 0
                     && depth >= self.params.se_depth
                     && e.bound != Bound::Upper
@@ -1014,18 +984,18 @@ impl Searcher {
                     && (ply as i32) < 2 * self.root_depth
                 {
                     let sb = s - self.params.se_margin * depth;
-                    self.excluded[ply] = m.pos;
+                    self.excluded[ply] = mv;
                     let v = self.pvs(b, sb - 1, sb, (depth - 1) / 2, ply, node.without_pv());
                     self.excluded[ply] = Pos::NONE;
                     if self.stopped {
-                        self.buffers[ply] = moves;
+                        self.buffers[ply] = picker.into_buffer();
                         return 0;
                     }
                     if v < sb {
                         ext = 1;
                     } else if sb >= beta {
                         // Multi-cut: another move beats beta as well.
-                        self.buffers[ply] = moves;
+                        self.buffers[ply] = picker.into_buffer();
                         return sb;
                     }
                 }
@@ -1036,9 +1006,9 @@ impl Searcher {
             let new_depth = depth - 1 + ext;
             if new_depth > 0 {
                 // The child probes the table first thing: start that load now.
-                self.tt.prefetch(b.hash_after(m.pos));
+                self.tt.prefetch(b.hash_after(mv));
             }
-            b.make(m.pos);
+            b.make(mv);
             let mut score;
             if i == 0 {
                 score = -self.pvs(b, -beta, -alpha, new_depth, ply + 1, node.first_child());
@@ -1060,34 +1030,28 @@ impl Searcher {
             }
             b.unmake();
             if self.stopped {
-                self.buffers[ply] = moves;
+                self.buffers[ply] = picker.into_buffer();
                 return 0;
             }
             if score > best {
                 best = score;
-                best_move = m.pos;
+                best_move = mv;
                 if score > alpha {
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
-                    head[ply].push(m.pos);
+                    head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
                     if score >= beta {
                         if quiet {
-                            let k = &mut self.killers[ply];
-                            if k[0] != m.pos {
-                                k[1] = k[0];
-                                k[0] = m.pos;
-                            }
-                            let h = &mut self.history[m.pos.idx()][me.index()];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            self.ordering.record_cutoff(ply, mv, me, depth);
                         }
                         break;
                     }
                 }
             }
         }
-        self.buffers[ply] = moves;
+        self.buffers[ply] = picker.into_buffer();
         if !excluded.is_none() {
             return best;
         }
