@@ -3,11 +3,13 @@
 //! clock raise.
 //!
 //! Below it: [`search`] (iterative deepening PVS), [`threat`] (VCF/VCT solver), [`movegen`]
-//! (threat-aware move generation), [`picker`] (move ordering), [`multipv`] (several best
-//! lines), [`tt`] (the lock-free transposition table) and [`time`] (the move clock).
+//! (threat-aware move generation), [`picker`] (move ordering), [`params`] (the search's
+//! tunable parameters), [`multipv`] (several best lines), [`tt`] (the lock-free
+//! transposition table) and [`time`] (the move clock).
 
 pub mod movegen;
 pub mod multipv;
+pub mod params;
 pub mod picker;
 pub mod search;
 pub mod threat;
@@ -91,6 +93,11 @@ impl Engine {
         for h in &mut self.helpers {
             h.clear_history();
         }
+    }
+
+    /// The search settings every thread uses.
+    pub fn params(&self) -> &crate::engine::search::Params {
+        &self.params
     }
 
     /// Search settings for every thread (for experiments; the defaults are the engine's).

@@ -35,6 +35,7 @@ use crate::core::eval;
 use crate::core::pattern::Threat;
 use crate::core::types::{is_mate, mate_in, mated_in, Color, Pos, Score, INF, MATE, MATE_BOUND};
 use crate::engine::movegen::{self, ScoredMove, Situation};
+pub use crate::engine::params::Params;
 use crate::engine::picker::{MovePicker, OrderingStats};
 use crate::engine::threat::ThreatSolver;
 pub use crate::engine::threat::{quick_win, quick_win_for, renju_four_three_win};
@@ -62,126 +63,6 @@ const ROOT_DEFENCE_NODES: u64 = 20_000;
 /// move can make a four and stands below beta ask, so most leaves cost nothing.
 const LEAF_VCF_PLIES: usize = 31;
 const LEAF_VCF_NODES: u64 = 1_000;
-
-/// Search settings that can be switched for experiments (in-process matches compare
-/// two settings in the same binary). The defaults are what the engine plays with.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Params {
-    /// Move-count pruning: in non-PV quiet nodes at depth 1 and 2, search at most this
-    /// many moves, times the depth (0 = off). Measured: see the commit that set 4.
-    pub move_count: usize,
-    /// Deepest depth where move-count pruning applies (the limit stays `move_count` times
-    /// the depth). 4 against 2: selfplay 100 ms/move, freestyle, 200 games, +102 -92 =6
-    /// (Elo +17 +- 48); nothing more on top of `rfp_depth` 6 (below), so it stays at 2.
-    pub move_count_depth: i32,
-    /// Root VCT nodes per millisecond of the hard time limit (the solver does about
-    /// 1000 nodes per millisecond, so 100 is a tenth of the time).
-    pub vct_share: u64,
-    /// Reverse futility pruning: in non-PV nodes of depth 1 to `rfp_depth` where the opponent has
-    /// no four-three, double three or better to make, return the static score if it
-    /// beats beta by this much per depth (0 = off). 60: selfplay 100 ms/move, 300 games,
-    /// +166 -124 =10 (Elo +49 +- 39) against off; 100 against 60: -24 +- 68.
-    pub rfp_margin: i32,
-    /// Deepest depth where reverse futility pruning applies. 6 against 3: selfplay
-    /// 100 ms/move, 200 games per rule, freestyle +110 -87 =3, exact five +107 -92 =1,
-    /// renju +116 -83 =1 (together Elo +41, 95% +14 to +70).
-    pub rfp_depth: i32,
-    /// Singular extension: from this depth on (0 = off), a table move whose entry is a
-    /// lower bound (or exact) from at most three plies shallower is searched one ply
-    /// deeper when the node without it, searched at half the depth with a null window,
-    /// stays below the entry's score minus `se_margin` x depth; if instead that search
-    /// reaches beta as well, the node returns at once (multi-cut). Searches without the
-    /// move neither read nor write the table. Extensions stop at twice the iteration's
-    /// depth in plies. 6 and 2, against off (with the root reductions; PentaZen 0.4.17
-    /// at 0.5 s/move, see the README's *Strength*).
-    pub se_depth: i32,
-    /// Margin per ply of depth for the singular extension.
-    pub se_margin: i32,
-    /// Fail-high reduction: in a cut node whose static score (where forward pruning may
-    /// use it) beats beta by this much per ply of depth, plus 90 if the opponent can
-    /// make a four, every move that is not a four is searched one ply shallower (0 = off).
-    /// 15 together with `cut_reduction` 1, against both off (PentaZen 0.4.17 at 0.5
-    /// s/move, the same 50 openings each): freestyle 60-37-3 against 58-34-8, exact five
-    /// 58-36-6 against 52-42-6 (+5.5 points over the 100 openings; README, *Strength*).
-    pub fh_margin: i32,
-    /// Extra late-move reduction in cut nodes for moves that are not killers (quiet
-    /// killers that make no open three keep the plain reduction), in plies (0 = off).
-    pub cut_reduction: i32,
-    /// Stale table move in PV nodes: a PV node whose table entry (with a move) comes
-    /// from a shallower search is searched shallower by this many hundredths of a ply
-    /// per ply of the difference, rounded, at most three plies and never below depth 1
-    /// (0 = off). 28 against off (Rapfi 0.43's classical engine at 0.5 s/move, 100
-    /// games per rule on the openings the build before played, games Rapfi forfeited
-    /// at `START` left out): freestyle 39-58-2 against 36-62-2, exact five 59-41-0
-    /// against 45-52-2, renju 57-43-0 against 48-52-0 (README, *Strength*); 50 did
-    /// worse than 28 in freestyle.
-    pub pv_stale: i32,
-    /// Internal iterative reduction: a node from this depth on with no table move is
-    /// searched one ply shallower (0 = off). 4: selfplay 100 ms/move with reverse
-    /// futility pruning on both sides, 300 games, +169 -126 =5 (Elo +50 +- 39).
-    pub iir_depth: i32,
-    /// Razoring: in non-PV nodes of depth 1 to `razor_depth` where neither side has a
-    /// double three, four-three or better to make and the opponent has no four to make,
-    /// return the static score if it is this much per depth below alpha (0 = off).
-    /// 45: selfplay 100 ms/move, 200 games per rule, +8 +- 34 against off (freestyle and
-    /// exact five); without the opponent's-four guard +28 +- 28 against off (three rules)
-    /// and +22 +- 34 against the guarded version, but 9-29-2 and 14-26-0 against PentaZen
-    /// where the guarded one scored 14-26-0 and 20-19-1 (freestyle, 0.5 s/move), and 62
-    /// instead of 66 of the 70 shared puzzles at 200 000 nodes: the guard stays.
-    pub razor_margin: i32,
-    /// Deepest depth where razoring applies. 6 against 4 (unguarded): selfplay 100
-    /// ms/move, freestyle, 200 games, -21 +- 48.
-    pub razor_depth: i32,
-}
-
-impl Default for Params {
-    fn default() -> Params {
-        Params {
-            move_count: 4,
-            move_count_depth: 2,
-            vct_share: 100,
-            rfp_margin: 60,
-            rfp_depth: 6,
-            se_depth: 6,
-            se_margin: 2,
-            fh_margin: 15,
-            cut_reduction: 1,
-            pv_stale: 28,
-            iir_depth: 4,
-            razor_margin: 45,
-            razor_depth: 4,
-        }
-    }
-}
-
-impl Params {
-    /// Applies `name=value` settings separated by commas (`rfp=0,mc=8`).
-    pub fn apply(&mut self, spec: &str) -> Result<(), String> {
-        for kv in spec.split(',').filter(|s| !s.is_empty()) {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| format!("'{kv}' is not name=value"))?;
-            let n: i64 = v.parse().map_err(|_| format!("'{v}' is not a number"))?;
-            match k {
-                "mc" => self.move_count = n.max(0) as usize,
-                "mcd" => self.move_count_depth = n.max(0) as i32,
-                "vct" => self.vct_share = n.max(0) as u64,
-                "rfp" => self.rfp_margin = n.max(0) as i32,
-                "rfpd" => self.rfp_depth = n.max(0) as i32,
-                "se" => self.se_depth = n.max(0) as i32,
-                "sem" => self.se_margin = n.max(0) as i32,
-                "fhr" => self.fh_margin = n.max(0) as i32,
-                "cnr" => self.cut_reduction = n.max(0) as i32,
-                "pvst" => self.pv_stale = n.max(0) as i32,
-                "iir" => self.iir_depth = n.max(0) as i32,
-                "razor" => self.razor_margin = n.max(0) as i32,
-                "razd" => self.razor_depth = n.max(0) as i32,
-                _ => return Err(format!("unknown search parameter '{k}'")),
-            }
-        }
-        Ok(())
-    }
-}
 
 /// Late-move reduction of the `n`-th move (1-based) at `depth`: ln(depth) * ln(n) / 2,
 /// rounded (before the PV node's one ply less and the clamp to depth - 2).

@@ -100,7 +100,7 @@ pub fn solve(engine: &mut Engine, p: &Puzzle, limits: &Limits) -> Result<(Pos, b
     Ok((r.best, ok))
 }
 
-/// `pbrain-fivefold puzzles FILE… [--nodes N | --ms T] [--params rfp=0,…] [--quiet]`
+/// `pbrain-fivefold puzzles FILE… [--nodes N | --ms T] [--params rfp_margin=0,…] [--quiet]`
 pub fn run(args: &[String]) -> Result<()> {
     let files: Vec<&String> = args.iter().take_while(|a| !a.starts_with("--")).collect();
     let opts = Args::new(args);
