@@ -833,6 +833,8 @@ impl Model {
             "evaluate" => protocol::parse_pair(value).is_ok(),
             "max_node" | "max_depth" => number.is_some(),
             "show_detail" => number.is_some_and(|n| n >= 0),
+            // A search parameter: any number (held to its range, with a MESSAGE).
+            k if fivefold::engine::params::find(k).is_some() => number.is_some(),
             _ => true,
         }
     }
@@ -1452,6 +1454,7 @@ fn info_command() -> BoxedStrategy<Cmd> {
         1 => (values(&["game_type", "show_detail"]), values(&["0", "1", "3", "4", "-1", "x"])),
         1 => (Just("evaluate".to_string()), values(&["3,4", "3", "x,y", "", "-1,-1", "99999999999999999999,1"])),
         1 => (Just("folder".to_string()), "[ -~]{0,30}"),
+        1 => (values(&["rfp_margin", "razor_depth", "move_count", "se_depth"]), values(&["0", "1", "4", "60", "1000", "99999", "-1", "x", ""])),
         1 => ("[a-z_]{1,12}", "[ -~]{0,12}"),
     ];
     (cased("INFO"), kv, any::<u64>())

@@ -814,3 +814,99 @@ fn a_script_may_send_everything_at_once() {
         "the queued TURN searched deeper than one ply: {turn:?}"
     );
 }
+
+/// A depth-6 search with one thread of a fixed position after the given `INFO` lines:
+/// the other lines before the move (errors and notices about the settings), the
+/// progress lines without their timing (`n/s`, `tm`), and the move.
+fn search_after(infos: &[&str]) -> (Vec<String>, Vec<String>, String) {
+    let mut b = Brain::start();
+    b.send("INFO thread_num 1");
+    b.new_game(15, 60_000);
+    b.send("INFO max_depth 6");
+    for l in infos {
+        b.send(l);
+    }
+    b.send("BOARD\n7,7,1\n8,8,2\n8,6,1\n6,8,2\nDONE");
+    let mut lines = Vec::new();
+    let mv = loop {
+        let l = b.line();
+        if parse_xy(&l).is_some() {
+            break l;
+        }
+        lines.push(l);
+    };
+    let (progress, other): (Vec<String>, Vec<String>) = lines
+        .into_iter()
+        .partition(|l| l.starts_with("MESSAGE depth "));
+    let progress = progress
+        .iter()
+        .map(|l| {
+            let words: Vec<&str> = l.split(' ').collect();
+            let mut kept = Vec::new();
+            let mut i = 0;
+            while i < words.len() {
+                if words[i] == "n/s" || words[i] == "tm" {
+                    i += 2;
+                } else {
+                    kept.push(words[i]);
+                    i += 1;
+                }
+            }
+            kept.join(" ")
+        })
+        .collect();
+    b.expect_silence();
+    (other, progress, mv)
+}
+
+#[test]
+fn search_parameters_are_set_by_info() {
+    let default = search_after(&[]);
+    assert!(default.0.is_empty(), "{:?}", default.0);
+    assert_eq!(default.1.len(), 6, "{:?}", default.1);
+    // Setting the default changes nothing; any other value is the search's from then on
+    // (the key in any case, as every INFO key).
+    assert_eq!(search_after(&["INFO rfp_margin 60"]), default);
+    let off = search_after(&["INFO rfp_margin 0", "INFO Razor_Margin 0"]);
+    assert!(off.0.is_empty(), "{:?}", off.0);
+    assert_ne!(off.1, default.1, "the same search without the pruning");
+    assert_eq!(
+        search_after(&["INFO razor_margin 0", "INFO rfp_margin 0"]),
+        off
+    );
+    let no_move_count = search_after(&["INFO move_count 0"]);
+    assert_ne!(no_move_count.1, default.1);
+    // The last setting counts.
+    assert_eq!(
+        search_after(&["INFO move_count 0", "INFO move_count 4"]),
+        default
+    );
+}
+
+#[test]
+fn a_bad_search_parameter_value_leaves_the_session_working() {
+    let default = search_after(&[]);
+    // Not a number: an error before the next reply, and the parameter keeps its value.
+    let (other, progress, mv) = search_after(&["INFO rfp_margin abc"]);
+    assert_eq!(other.len(), 1, "{other:?}");
+    assert!(other[0].starts_with("ERROR INFO rfp_margin"), "{other:?}");
+    assert_eq!((progress, mv), (default.1.clone(), default.2.clone()));
+    // Out of range: held to the range, with a message before the next reply.
+    let top = search_after(&["INFO rfp_margin 1000"]);
+    let (other, progress, mv) = search_after(&["INFO rfp_margin 99999"]);
+    assert_eq!(
+        other,
+        ["MESSAGE INFO rfp_margin: 99999 is outside 0..1000, set to 1000"]
+    );
+    assert_eq!((progress, mv), (top.1.clone(), top.2.clone()));
+    let (other, progress, _) = search_after(&["INFO rfp_margin 18446744073709551615000"]);
+    assert_eq!(other.len(), 1, "{other:?}");
+    assert_eq!(progress, top.1);
+    let zero = search_after(&["INFO rfp_margin 0"]);
+    let (other, progress, _) = search_after(&["INFO rfp_margin -5"]);
+    assert!(other[0].ends_with("set to 0"), "{other:?}");
+    assert_eq!(progress, zero.1);
+    // A name that is no parameter (here the old short key) is ignored, as any unknown
+    // INFO key: no reply, no effect.
+    assert_eq!(search_after(&["INFO rfp 0", "INFO nmp_depth 4"]), default);
+}

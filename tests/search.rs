@@ -274,12 +274,6 @@ fn wide_vct_position() -> Board {
     b
 }
 
-fn with_threats(on: bool) -> fivefold::engine::search::Params {
-    let mut p = fivefold::engine::search::Params::default();
-    p.apply(if on { "threats=1" } else { "threats=0" }).unwrap();
-    p
-}
-
 #[test]
 fn stop_interrupts_the_root_threat_search_without_a_clock() {
     // Infinite analysis (no clock, no depth, no node limit) ends only on STOP, and STOP
@@ -293,7 +287,6 @@ fn stop_interrupts_the_root_threat_search_without_a_clock() {
         Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
         stop,
     );
-    s.params = with_threats(true);
     let r = s.search(&b, &Limits::default(), &mut |_| {});
     assert!(
         b.is_empty(r.best),
@@ -360,8 +353,7 @@ fn a_stop_raised_while_the_search_starts_is_not_lost() {
     // wherever it lands, the search without limits ends with a legal move.
     use fivefold::engine::{Engine, StopToken};
     let b = wide_vct_position();
-    let mut e = Engine::new(1 << 20);
-    e.set_params(with_threats(true));
+    let e = Engine::new(1 << 20);
     let e = std::sync::Arc::new(std::sync::Mutex::new(e));
     for i in 0..24u64 {
         let stop = StopToken::new();
@@ -388,9 +380,8 @@ fn multi_line_analysis_does_not_repeat_the_threat_search_per_line() {
     // best_lines searches every candidate's child to each depth; the root threat search
     // belongs to the position, not to each child, so it must not change their cost.
     let b = wide_vct_position();
-    let lines_and_nodes = |params: fivefold::engine::search::Params| {
+    let lines_and_nodes = || {
         let mut engine = fivefold::engine::Engine::new(1 << 20);
-        engine.set_params(params);
         let mut nodes = 0;
         let want = fivefold::engine::multipv::Want {
             n: 3,
@@ -413,9 +404,24 @@ fn multi_line_analysis_does_not_repeat_the_threat_search_per_line() {
             nodes,
         )
     };
-    let off = lines_and_nodes(with_threats(false));
-    let on = lines_and_nodes(with_threats(true));
-    assert_eq!(on, off);
+    let (lines, nodes) = lines_and_nodes();
+    assert_eq!(lines.len(), 3);
+    // What the root threat search costs in this position at the same depth: the solver
+    // gives up only at its node limit here, so it is thousands of nodes. All the lines'
+    // searches together cost less than that once.
+    let nodes_at_depth_2 = |skip_threats: bool| {
+        let limits = Limits {
+            max_depth: Some(2),
+            skip_threats,
+            ..Limits::default()
+        };
+        search_position(&b, &limits, 1).nodes
+    };
+    let threat_search = nodes_at_depth_2(false) - nodes_at_depth_2(true);
+    assert!(
+        nodes < threat_search,
+        "{nodes} nodes for the lines; one threat search costs {threat_search}"
+    );
 }
 
 /// Black to move, with the better shapes on the left; white threatens a four-three at
@@ -461,9 +467,9 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
             std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
             std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
         );
-        s.params = with_threats(false);
         let limits = Limits {
             max_depth: Some(depth),
+            skip_threats: true,
             ..Limits::default()
         };
         let r = s.search(&b, &limits, &mut |_| {});
@@ -493,9 +499,9 @@ fn assert_search_alone_wins(b: &Board, depth: i32) {
     let tt = std::sync::Arc::new(fivefold::engine::tt::Tt::new(16 << 20));
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let mut s = fivefold::engine::search::Searcher::new(tt, stop);
-    s.params = with_threats(false);
     let limits = Limits {
         max_depth: Some(depth),
+        skip_threats: true,
         ..Limits::default()
     };
     let r = s.search(b, &limits, &mut |_| {});
@@ -563,17 +569,17 @@ const TWO_FOUR_THREES: &str = "
 #[test]
 fn a_four_three_against_no_four_is_a_win_without_searching_it() {
     // One ply is enough: after any black move white, to move, has a four-three and black
-    // has no four to answer with, which the search scores as a win on sight. The threat
-    // solver and the leaf VCF are off, so nothing else can prove it at this depth.
+    // has no four to answer with, which the search scores as a win on sight (before it
+    // would ask the leaf VCF). The root threat solver is off.
     let b = Board::from_diagram(TWO_FOUR_THREES, Rule::Freestyle).unwrap();
     assert_eq!(b.side_to_move(), fivefold::core::types::Color::Black);
     let mut s = fivefold::engine::search::Searcher::new(
         std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
         std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
     );
-    s.params.apply("threats=0,leafvcf=0").unwrap();
     let limits = Limits {
         max_depth: Some(1),
+        skip_threats: true,
         ..Limits::default()
     };
     let r = s.search(&b, &limits, &mut |_| {});
@@ -641,32 +647,30 @@ const BLOCK_THEN_TWO_DOUBLE_THREES: &str = "
 
 #[test]
 fn a_leaf_where_the_opponent_wins_on_sight_is_searched_on() {
-    // One ply, without the threat solver and the leaf VCF: after the block (or a double
-    // three), white is to move at a leaf where black would win on sight. Scored as it
-    // stands, that leaf is just a good position; searched on, every white move loses.
+    // One ply, without the root threat solver: after the block (or a double three), white
+    // is to move at a leaf where black would win on sight. Scored as it stands, that leaf
+    // is just a good position (no VCF of white's changes that); searched on, every white
+    // move loses.
     let b = Board::from_diagram(BLOCK_THEN_TWO_DOUBLE_THREES, Rule::Freestyle).unwrap();
     assert_eq!(b.side_to_move(), fivefold::core::types::Color::Black);
     assert_eq!(fivefold::engine::search::quick_win(&b), None);
     let limits = Limits {
         max_depth: Some(1),
+        skip_threats: true,
         ..Limits::default()
     };
-    let search = |params: &str| {
-        let mut s = fivefold::engine::search::Searcher::new(
-            std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
-            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
-        );
-        s.params.apply(params).unwrap();
-        s.search(&b, &limits, &mut |_| {})
-    };
-    let r = search("threats=0,leafvcf=0");
+    let r = search_position(&b, &limits, 1);
     assert!(r.score >= MATE_BOUND, "score {} pv {:?}", r.score, r.pv);
-    let r = search("threats=0,leafvcf=0,lext=0");
-    assert!(
-        r.score < MATE_BOUND,
-        "without the extension: score {}",
-        r.score
-    );
+    // The leaves after the blocks, scored as they stand, are no loss for white.
+    for block in [sq(10, 7), sq(11, 7)] {
+        let mut after = b.clone();
+        after.make(block);
+        let static_score = fivefold::core::eval::evaluate(&after);
+        assert!(
+            static_score > -MATE_BOUND,
+            "{block:?}: static score {static_score}"
+        );
+    }
 }
 
 #[test]

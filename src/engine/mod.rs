@@ -10,13 +10,17 @@
 //! ([`search::Limits`]); the root threat search is bounded by a deadline the solver
 //! checks itself, so no search starts a timer thread.
 //!
-//! Below it: [`memory`] (the memory plan), [`stop`] (stop tokens), [`search`] (iterative deepening PVS), [`threat`] (VCF/VCT solver), [`movegen`]
-//! (threat-aware move generation), [`multipv`] (several best lines), [`tt`] (the lock-free
+//! Below it: [`memory`] (the memory plan), [`stop`] (stop tokens), [`search`] (iterative
+//! deepening PVS), [`threat`] (VCF/VCT solver), [`movegen`] (threat-aware move generation),
+//! [`picker`] (move ordering), [`params`] (the search's tunable parameters), [`multipv`]
+//! (several best lines), [`tt`] (the lock-free
 //! transposition table) and [`time`] (the move clock).
 
 pub mod memory;
 pub mod movegen;
 pub mod multipv;
+pub mod params;
+pub mod picker;
 pub mod search;
 pub mod stop;
 pub mod threat;
@@ -131,6 +135,11 @@ impl Engine {
         for h in &mut self.helpers {
             h.clear_history();
         }
+    }
+
+    /// The search settings every thread uses.
+    pub fn params(&self) -> &crate::engine::search::Params {
+        &self.params
     }
 
     /// Search settings for every thread (for experiments; the defaults are the engine's).

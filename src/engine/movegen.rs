@@ -102,8 +102,9 @@ pub fn generate(b: &mut Board, out: &mut Vec<ScoredMove>) -> Situation {
     s
 }
 
-/// Like [`generate`] but leaves the moves unsorted: the search picks them in order
-/// with [`pick_best`], since most nodes cut off after a few moves.
+/// Like [`generate`] but leaves the moves unsorted: the search's
+/// [`crate::engine::picker::MovePicker`] picks them in order, since most nodes cut off
+/// after a few moves.
 pub fn generate_unsorted(b: &mut Board, out: &mut Vec<ScoredMove>) -> Situation {
     out.clear();
     let me = b.side_to_move();
@@ -231,25 +232,6 @@ fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
     }
 }
 
-/// Moves the best of `moves[i..]` (highest score, then lowest square index) to `i`.
-#[inline]
-pub fn pick_best(moves: &mut [ScoredMove], i: usize) {
-    // Score and square folded into one number (higher is better: the score, then the
-    // lower square), so the scan is one comparison per move, without branches.
-    let rank = |m: &ScoredMove| (i64::from(m.score) << 16) | i64::from(u16::MAX - m.pos.0);
-    if i >= moves.len() {
-        return;
-    }
-    let mut best = (i64::MIN, 0);
-    for (j, m) in moves[i..].iter().enumerate() {
-        let r = rank(m);
-        if r > best.0 {
-            best = (r, j);
-        }
-    }
-    moves.swap(i, i + best.1);
-}
-
 /// Sorts by score, best first; equal scores by square index.
 #[inline]
 pub fn sort(out: &mut [ScoredMove]) {
@@ -259,38 +241,6 @@ pub fn sort(out: &mut [ScoredMove]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Picking the best move one at a time gives the order `sort` gives: the higher
-    /// score first, equal scores by the lower square, negative and extreme scores too.
-    #[test]
-    fn pick_best_picks_in_sorted_order() {
-        use crate::core::rng::{Rng, XorShift64};
-        let mut rng = XorShift64::new(12345);
-        let mut next = || (rng.next_u64() >> 33) as i32;
-        for n in [1, 2, 7, 40, 120] {
-            let mut moves: Vec<ScoredMove> = (0..n)
-                .map(|i| ScoredMove {
-                    pos: Pos::new(i % 15, i / 15),
-                    score: match next() % 5 {
-                        0 => -100_000,
-                        1 => 1_000_000,
-                        2 => 7,
-                        _ => next() % 2000 - 1000,
-                    },
-                })
-                .collect();
-            // Shuffle so the input order says nothing.
-            for i in (1..moves.len()).rev() {
-                moves.swap(i, next() as usize % (i + 1));
-            }
-            let mut want = moves.clone();
-            sort(&mut want);
-            for i in 0..moves.len() {
-                pick_best(&mut moves, i);
-            }
-            assert_eq!(moves, want);
-        }
-    }
 
     #[test]
     fn block_the_four() {

@@ -1,9 +1,10 @@
 //! The main search: iterative deepening with aspiration windows over a principal
 //! variation search (negamax with null-window re-searches), a shared transposition
-//! table, threat-aware move generation ([`crate::engine::movegen`]), killer and history move
-//! ordering, late-move reductions of every move after the first (ln depth x ln move
-//! number / 2, threats and defences included, at the root too, one ply more in expected
-//! cut nodes for moves that are not killers), singular extensions of a table move that
+//! table, threat-aware move generation ([`crate::engine::movegen`]), move ordering by the
+//! table move, killers and history ([`crate::engine::picker`]), late-move reductions of
+//! every move after the first (ln depth x ln move number / 2, threats and defences
+//! included, at the root too, one ply more in expected cut nodes for moves that are not
+//! killers), singular extensions of a table move that
 //! alone holds its score, a fail-high reduction (one ply off every move but fours in a
 //! cut node whose static score is well above beta), internal iterative reduction (and
 //! a shallower search of a PV node whose table entry is from a much shallower search), a
@@ -32,10 +33,10 @@
 use crate::core::board::Board;
 use crate::core::eval;
 use crate::core::pattern::Threat;
-use crate::core::types::{
-    is_mate, mate_in, mated_in, Color, Pos, Score, CELLS, INF, MATE, MATE_BOUND,
-};
+use crate::core::types::{is_mate, mate_in, mated_in, Color, Pos, Score, INF, MATE, MATE_BOUND};
 use crate::engine::movegen::{self, ScoredMove, Situation};
+pub use crate::engine::params::Params;
+use crate::engine::picker::{MovePicker, OrderingStats};
 use crate::engine::stop::StopToken;
 use crate::engine::threat::ThreatSolver;
 pub use crate::engine::threat::{quick_win, quick_win_for, renju_four_three_win};
@@ -63,188 +64,6 @@ const ROOT_DEFENCE_NODES: u64 = 20_000;
 /// move can make a four and stands below beta ask, so most leaves cost nothing.
 const LEAF_VCF_PLIES: usize = 31;
 const LEAF_VCF_NODES: u64 = 1_000;
-
-/// Search settings that can be switched for experiments (in-process matches compare
-/// two settings in the same binary). The defaults are what the engine plays with.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Params {
-    /// Late-move reductions, as PentaZen does them: from depth 3, every move after the
-    /// first (threats and defences included, the table move excepted) is searched
-    /// [`lmr_reduction`] plies shallower first, one ply less in PV nodes, and again at
-    /// full depth if it beats alpha. Root moves after the first are reduced the same way
-    /// (as PV nodes: one ply less). It replaced a reduction of quiet moves only (one ply
-    /// from the fourth move, more for late moves without a history score); see the
-    /// README's *Strength* for the matches.
-    pub lmr: bool,
-    /// Move-count pruning: in non-PV quiet nodes at depth 1 and 2, search at most this
-    /// many moves, times the depth (0 = off). Measured: see the commit that set 4.
-    pub move_count: usize,
-    /// Deepest depth where move-count pruning applies (the limit stays `move_count` times
-    /// the depth). 4 against 2: selfplay 100 ms/move, freestyle, 200 games, +102 -92 =6
-    /// (Elo +17 +- 48); nothing more on top of `rfp_depth` 6 (below), so it stays at 2.
-    pub move_count_depth: i32,
-    /// At the root, before deepening: play a VCF or VCT of our own at once, and against
-    /// the opponent's VCF search only the moves that refute it. On: selfplay at 200 ms a
-    /// move, 200 games, +106 -90 =4 (Elo +28 +- 48); earlier 100 ms and 300 ms runs were
-    /// even (-3 +- 69, +6 +- 88). It costs at most a fifth of the hard time limit, and
-    /// without a clock a node budget that follows the search's node or depth limit.
-    pub root_threats: bool,
-    /// At the leaves: a narrow VCF search ([`ThreatSolver::has_narrow_vcf`], up to
-    /// `LEAF_VCF_PLIES` plies and `LEAF_VCF_NODES` solver nodes) for the side to move
-    /// when it can make a four and its static score is below beta. Together with `width`
-    /// it is what lets the search see a long threat sequence through to its end (see the
-    /// README's *Strength*). The full VCF search there took half of all nodes; earlier,
-    /// smaller versions (100 nodes, 15 plies, only with two fours or a four-three to
-    /// make) lost in selfplay at 100 ms/move: Elo -53 +- 69 and -21 +- 69.
-    pub leaf_vcf: bool,
-    /// Leaves where the opponent would win on sight if it were to move (an open four to
-    /// make, or a four-three or double three against no four: [`quick_win_for`]) are
-    /// searched one ply more instead of being scored as they stand: the static score
-    /// cannot tell whether one move stops the threat. Up to two plies past the nominal
-    /// depth.
-    pub leaf_threat_ext: bool,
-    /// Root VCT nodes per millisecond of the hard time limit (the solver does about
-    /// 1000 nodes per millisecond, so 100 is a tenth of the time).
-    pub vct_share: u64,
-    /// Reverse futility pruning: in non-PV nodes of depth 1 to `rfp_depth` where the opponent has
-    /// no four-three, double three or better to make, return the static score if it
-    /// beats beta by this much per depth (0 = off). 60: selfplay 100 ms/move, 300 games,
-    /// +166 -124 =10 (Elo +49 +- 39) against off; 100 against 60: -24 +- 68.
-    pub rfp_margin: i32,
-    /// Deepest depth where reverse futility pruning applies. 6 against 3: selfplay
-    /// 100 ms/move, 200 games per rule, freestyle +110 -87 =3, exact five +107 -92 =1,
-    /// renju +116 -83 =1 (together Elo +41, 95% +14 to +70).
-    pub rfp_depth: i32,
-    /// Singular extension: from this depth on (0 = off), a table move whose entry is a
-    /// lower bound (or exact) from at most three plies shallower is searched one ply
-    /// deeper when the node without it, searched at half the depth with a null window,
-    /// stays below the entry's score minus `se_margin` x depth; if instead that search
-    /// reaches beta as well, the node returns at once (multi-cut). Searches without the
-    /// move neither read nor write the table. Extensions stop at twice the iteration's
-    /// depth in plies. 6 and 2, against off (with the root reductions in
-    /// [`Params::lmr`]; PentaZen 0.4.17 at 0.5 s/move, see the README's *Strength*).
-    pub se_depth: i32,
-    /// Margin per ply of depth for the singular extension.
-    pub se_margin: i32,
-    /// Fail-high reduction: in a cut node whose static score (where forward pruning may
-    /// use it) beats beta by this much per ply of depth, plus 90 if the opponent can
-    /// make a four, every move that is not a four is searched one ply shallower (0 = off).
-    /// 15 together with `cut_reduction` 1, against both off (PentaZen 0.4.17 at 0.5
-    /// s/move, the same 50 openings each): freestyle 60-37-3 against 58-34-8, exact five
-    /// 58-36-6 against 52-42-6 (+5.5 points over the 100 openings; README, *Strength*).
-    pub fh_margin: i32,
-    /// Extra late-move reduction in cut nodes for moves that are not killers (quiet
-    /// killers that make no open three keep the plain reduction), in plies (0 = off).
-    pub cut_reduction: i32,
-    /// Stale table move in PV nodes: a PV node whose table entry (with a move) comes
-    /// from a shallower search is searched shallower by this many hundredths of a ply
-    /// per ply of the difference, rounded, at most three plies and never below depth 1
-    /// (0 = off). 28 against off (Rapfi 0.43's classical engine at 0.5 s/move, 100
-    /// games per rule on the openings the build before played, games Rapfi forfeited
-    /// at `START` left out): freestyle 39-58-2 against 36-62-2, exact five 59-41-0
-    /// against 45-52-2, renju 57-43-0 against 48-52-0 (README, *Strength*); 50 did
-    /// worse than 28 in freestyle.
-    pub pv_stale: i32,
-    /// Null-move pruning: in non-PV nodes from this depth on, with the same guard and a
-    /// static score at beta or above, let the opponent move twice at a reduced depth
-    /// (0 = off). Off: from depth 4, +21 +- 69 alone and -7 +- 68 on top of the reverse
-    /// futility pruning (selfplay 100 ms/move, 100 games each).
-    pub nmp_depth: i32,
-    /// Internal iterative reduction: a node from this depth on with no table move is
-    /// searched one ply shallower (0 = off). 4: selfplay 100 ms/move with reverse
-    /// futility pruning on both sides, 300 games, +169 -126 =5 (Elo +50 +- 39).
-    pub iir_depth: i32,
-    /// Razoring: in non-PV nodes of depth 1 to `razor_depth` where neither side has a
-    /// double three, four-three or better to make and the opponent has no four to make,
-    /// return the static score if it is this much per depth below alpha (0 = off).
-    /// 45: selfplay 100 ms/move, 200 games per rule, +8 +- 34 against off (freestyle and
-    /// exact five); without the opponent's-four guard +28 +- 28 against off (three rules)
-    /// and +22 +- 34 against the guarded version, but 9-29-2 and 14-26-0 against PentaZen
-    /// where the guarded one scored 14-26-0 and 20-19-1 (freestyle, 0.5 s/move), and 62
-    /// instead of 66 of the 70 shared puzzles at 200 000 nodes: the guard stays.
-    pub razor_margin: i32,
-    /// Deepest depth where razoring applies. 6 against 4 (unguarded): selfplay 100
-    /// ms/move, freestyle, 200 games, -21 +- 48.
-    pub razor_depth: i32,
-    /// Futility pruning: in non-PV nodes of depth 1 to `futility_depth` with the same
-    /// guard as reverse futility pruning, skip quiet moves after the first when the static
-    /// score is this much per depth below alpha (0 = off). 45 to depth 6: selfplay 100
-    /// ms/move, freestyle, 200 games, +96 -99 =5 (Elo -5 +- 48), so it stays off.
-    pub futility_margin: i32,
-    /// Deepest depth where futility pruning applies.
-    pub futility_depth: i32,
-    /// Width limit at every node from ply 2 (PV nodes too, every kind of move), as
-    /// PentaZen does: after min(round(5 sqrt(depth) - 2), 8) moves where either side has
-    /// a four or an open three on the board, else after min(round(15 sqrt(depth) - 12),
-    /// 32) moves (3, 9, 14, 18, 22 at depth 1-5), the node stops. Alone, in non-PV nodes
-    /// only, it was no better (README); with `leaf_vcf` it is (README, *Strength*).
-    pub width: bool,
-}
-
-impl Default for Params {
-    fn default() -> Params {
-        Params {
-            lmr: true,
-            move_count: 4,
-            move_count_depth: 2,
-            root_threats: true,
-            leaf_vcf: true,
-            leaf_threat_ext: true,
-            vct_share: 100,
-            rfp_margin: 60,
-            rfp_depth: 6,
-            nmp_depth: 0,
-            se_depth: 6,
-            se_margin: 2,
-            fh_margin: 15,
-            cut_reduction: 1,
-            pv_stale: 28,
-            iir_depth: 4,
-            razor_margin: 45,
-            razor_depth: 4,
-            futility_margin: 0,
-            futility_depth: 6,
-            width: true,
-        }
-    }
-}
-
-impl Params {
-    /// Applies `name=value` settings separated by commas (`lmr=0,mc=8`).
-    pub fn apply(&mut self, spec: &str) -> Result<(), String> {
-        for kv in spec.split(',').filter(|s| !s.is_empty()) {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| format!("'{kv}' is not name=value"))?;
-            let n: i64 = v.parse().map_err(|_| format!("'{v}' is not a number"))?;
-            match k {
-                "lmr" => self.lmr = n != 0,
-                "mc" => self.move_count = n.max(0) as usize,
-                "mcd" => self.move_count_depth = n.max(0) as i32,
-                "threats" => self.root_threats = n != 0,
-                "leafvcf" => self.leaf_vcf = n != 0,
-                "lext" => self.leaf_threat_ext = n != 0,
-                "vct" => self.vct_share = n.max(0) as u64,
-                "rfp" => self.rfp_margin = n.max(0) as i32,
-                "rfpd" => self.rfp_depth = n.max(0) as i32,
-                "nmp" => self.nmp_depth = n.max(0) as i32,
-                "se" => self.se_depth = n.max(0) as i32,
-                "sem" => self.se_margin = n.max(0) as i32,
-                "fhr" => self.fh_margin = n.max(0) as i32,
-                "cnr" => self.cut_reduction = n.max(0) as i32,
-                "pvst" => self.pv_stale = n.max(0) as i32,
-                "iir" => self.iir_depth = n.max(0) as i32,
-                "razor" => self.razor_margin = n.max(0) as i32,
-                "razd" => self.razor_depth = n.max(0) as i32,
-                "fut" => self.futility_margin = n.max(0) as i32,
-                "futd" => self.futility_depth = n.max(0) as i32,
-                "width" => self.width = n != 0,
-                _ => return Err(format!("unknown search parameter '{k}'")),
-            }
-        }
-        Ok(())
-    }
-}
 
 /// Late-move reduction of the `n`-th move (1-based) at `depth`: ln(depth) * ln(n) / 2,
 /// rounded (before the PV node's one ply less and the clamp to depth - 2).
@@ -314,9 +133,9 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Soft target and hard limit for the time.
     pub budget: Option<Budget>,
-    /// Skip the root threat search even where the parameters ask for it: for searches
-    /// run many times over one position's children (multi-line analysis), where the
-    /// solver's node budget would be spent once per child and per depth.
+    /// Skip the root threat search: for searches run many times over one position's
+    /// children (multi-line analysis), where the solver's node budget would be spent
+    /// once per child and per depth, and for tests of the search alone.
     pub skip_threats: bool,
 }
 
@@ -364,14 +183,12 @@ pub struct Searcher {
     stopped: bool,
     /// Checks of time and node limits are skipped until the first depth completes.
     can_stop: bool,
-    killers: Vec<[Pos; 2]>,
-    /// Whether the move into each ply was a null move.
-    null_at: Vec<bool>,
+    /// Killers and history for move ordering.
+    ordering: OrderingStats,
     /// The move left out at each ply by a singular-extension search, or NONE.
     excluded: Vec<Pos>,
     /// Depth of the current iteration (extensions stop at twice this many plies).
     root_depth: i32,
-    history: Vec<[i32; 2]>,
     buffers: Vec<Vec<ScoredMove>>,
     pv: Vec<Vec<Pos>>,
     seldepth: i32,
@@ -401,11 +218,9 @@ impl Searcher {
             max_nodes: u64::MAX,
             stopped: false,
             can_stop: false,
-            killers: vec![[Pos::NONE; 2]; MAX_PLY + 2],
-            null_at: vec![false; MAX_PLY + 2],
+            ordering: OrderingStats::new(MAX_PLY + 2),
             excluded: vec![Pos::NONE; MAX_PLY + 2],
             root_depth: 0,
-            history: vec![[0; 2]; CELLS],
             buffers: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             pv: (0..MAX_PLY + 2)
                 .map(|_| Vec::with_capacity(MAX_PLY))
@@ -447,12 +262,7 @@ impl Searcher {
 
     /// Forgets move-ordering statistics (killers and history).
     pub fn clear_history(&mut self) {
-        for k in &mut self.killers {
-            *k = [Pos::NONE; 2];
-        }
-        for h in &mut self.history {
-            *h = [0; 2];
-        }
+        self.ordering.clear();
     }
 
     /// Searches `board` for the side to move; `report` receives progress after each depth.
@@ -472,13 +282,7 @@ impl Searcher {
         self.hard = limits.budget.map(|bu| bu.hard);
         self.max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
         self.seldepth = 0;
-        for k in &mut self.killers {
-            *k = [Pos::NONE; 2];
-        }
-        for h in &mut self.history {
-            h[0] /= 8;
-            h[1] /= 8;
-        }
+        self.ordering.age();
         if self.thread_id == 0 {
             self.tt.new_search();
         }
@@ -508,7 +312,7 @@ impl Searcher {
             report(&self.info(&result));
             return result;
         }
-        if self.params.root_threats && self.thread_id == 0 && !limits.skip_threats {
+        if self.thread_id == 0 && !limits.skip_threats {
             let found = self.root_threats(&mut b, &mut root, limits);
             // The solvers must leave the board as they found it, stopped or not.
             debug_assert_eq!(
@@ -748,7 +552,7 @@ impl Searcher {
                 score = -self.pvs(b, -beta, -alpha, depth - 1, 1, Node::Pv);
             } else {
                 // Late root moves are reduced as in `pvs` (one ply less, as a PV node).
-                let r = if self.params.lmr && depth >= 3 {
+                let r = if depth >= 3 {
                     (lmr_reduction(depth, i + 1) - 1).clamp(0, depth - 2)
                 } else {
                     0
@@ -806,9 +610,12 @@ impl Searcher {
         }
     }
 
-    /// How many moves a node searches at most (see [`Params::width`]).
+    /// How many moves a node searches at most: no limit at the root and its children;
+    /// from ply 2 (PV nodes too, every kind of move), as PentaZen does, min(round(5
+    /// sqrt(depth) - 2), 8) moves where either side has a four or an open three on the
+    /// board, else min(round(15 sqrt(depth) - 12), 32) (3, 9, 14, 18, 22 at depth 1-5).
     fn width_limit(&self, b: &Board, depth: i32, ply: usize) -> usize {
-        if !self.params.width || ply < 2 {
+        if ply < 2 {
             return usize::MAX;
         }
         let tactical = [Color::Black, Color::White]
@@ -886,15 +693,12 @@ impl Searcher {
         if alpha >= beta {
             return alpha;
         }
-        let threatened_leaf = depth <= 0
-            && depth > -2
-            && self.params.leaf_threat_ext
-            && quick_win_for(b, opp).is_some();
+        let threatened_leaf = depth <= 0 && depth > -2 && quick_win_for(b, opp).is_some();
         if depth <= 0 && opp_fives == 0 && !threatened_leaf {
             let se = eval::evaluate(b);
             // A VCF can only start with a four, and is only worth looking for where the
             // static score does not already reach beta.
-            if self.params.leaf_vcf && se < beta && b.count_at_least(me, Threat::Four) > 0 {
+            if se < beta && b.count_at_least(me, Threat::Four) > 0 {
                 let found = self
                     .threat
                     .has_narrow_vcf(b, LEAF_VCF_PLIES, LEAF_VCF_NODES);
@@ -952,10 +756,7 @@ impl Searcher {
         if !pv_node
             && opp_fives == 0
             && beta.abs() < MATE_BOUND
-            && (self.params.rfp_margin > 0
-                || self.params.nmp_depth > 0
-                || self.params.razor_margin > 0
-                || self.params.futility_margin > 0)
+            && (self.params.rfp_margin > 0 || self.params.razor_margin > 0)
             && b.count(opp, Threat::DoubleThree) == 0
             && b.count_at_least(opp, Threat::FourThree) == 0
         {
@@ -976,59 +777,18 @@ impl Searcher {
             {
                 return se;
             }
-            if self.params.nmp_depth > 0
-                && depth >= self.params.nmp_depth
-                && se >= beta
-                && !self.null_at[ply - 1]
-            {
-                let r = 2 + depth / 6;
-                b.set_side_to_move(opp);
-                self.null_at[ply] = true;
-                let score = -self.pvs(
-                    b,
-                    -beta,
-                    -beta + 1,
-                    depth - 1 - r,
-                    ply + 1,
-                    node.zero_window_child(),
-                );
-                self.null_at[ply] = false;
-                b.set_side_to_move(me);
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
-            }
         }
 
-        let mut moves = std::mem::take(&mut self.buffers[ply]);
-        let situation = movegen::generate_unsorted(b, &mut moves);
-        if moves.is_empty() {
-            self.buffers[ply] = moves;
+        let buffer = std::mem::take(&mut self.buffers[ply]);
+        let mut picker = MovePicker::new(b, buffer, tt_move, ply, &self.ordering);
+        let situation = picker.situation();
+        if picker.is_empty() {
+            self.buffers[ply] = picker.into_buffer();
             return match situation {
                 Situation::BlockFour => mated_in(ply_i + 2),
                 Situation::DefendThree => mated_in(ply_i + 4),
                 _ => 0,
             };
-        }
-        // Table move first, then killers.
-        let killers = self.killers[ply];
-        if situation == Situation::Quiet || situation == Situation::DefendThree {
-            for m in moves.iter_mut() {
-                if m.pos == tt_move {
-                    m.score = 1 << 30;
-                    continue;
-                } else if m.pos == killers[0] {
-                    m.score += 3000;
-                } else if m.pos == killers[1] {
-                    m.score += 2000;
-                }
-                m.score += self.history[m.pos.idx()][me.index()] / 16;
-            }
-        } else if let Some(m) = moves.iter_mut().find(|m| m.pos == tt_move) {
-            m.score = 1 << 30;
         }
 
         // Fail-high reduction (see [`Params::fh_margin`]).
@@ -1044,26 +804,16 @@ impl Searcher {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
-        for i in 0..moves.len() {
-            movegen::pick_best(&mut moves, i);
-            let m = moves[i];
-            if m.pos == excluded {
+        while let Some((i, mv)) = picker.next_move() {
+            if mv == excluded {
                 continue;
             }
-            let my_threat = b.threat(m.pos, me);
-            let their_threat = b.threat(m.pos, opp);
+            let my_threat = b.threat(mv, me);
+            let their_threat = b.threat(mv, opp);
             let quiet = situation == Situation::Quiet
-                && m.pos != tt_move
+                && mv != tt_move
                 && my_threat < Threat::OpenThree
                 && their_threat < Threat::OpenThree;
-            if quiet
-                && best > -MATE_BOUND
-                && depth <= self.params.futility_depth
-                && self.params.futility_margin > 0
-                && static_score.is_some_and(|se| se + self.params.futility_margin * depth <= alpha)
-            {
-                continue;
-            }
             if i >= width && best > -MATE_BOUND {
                 break;
             }
@@ -1077,9 +827,9 @@ impl Searcher {
             {
                 break;
             }
-            let r = if self.params.lmr && depth >= 3 && i >= 1 && m.pos != tt_move {
+            let r = if depth >= 3 && i >= 1 && mv != tt_move {
                 let killer = situation == Situation::Quiet
-                    && killers.contains(&m.pos)
+                    && picker.is_killer(mv)
                     && my_threat < Threat::OpenThree;
                 let cut = if cut_node && !killer {
                     self.params.cut_reduction
@@ -1094,7 +844,7 @@ impl Searcher {
             if let Some(e) = tt_entry {
                 let s = score_from_tt(e.score, ply_i);
                 if self.params.se_depth > 0
-                    && m.pos == tt_move
+                    && mv == tt_move
                     && ext == 0
                     && depth >= self.params.se_depth
                     && e.bound != Bound::Upper
@@ -1103,18 +853,18 @@ impl Searcher {
                     && (ply as i32) < 2 * self.root_depth
                 {
                     let sb = s - self.params.se_margin * depth;
-                    self.excluded[ply] = m.pos;
+                    self.excluded[ply] = mv;
                     let v = self.pvs(b, sb - 1, sb, (depth - 1) / 2, ply, node.without_pv());
                     self.excluded[ply] = Pos::NONE;
                     if self.stopped {
-                        self.buffers[ply] = moves;
+                        self.buffers[ply] = picker.into_buffer();
                         return 0;
                     }
                     if v < sb {
                         ext = 1;
                     } else if sb >= beta {
                         // Multi-cut: another move beats beta as well.
-                        self.buffers[ply] = moves;
+                        self.buffers[ply] = picker.into_buffer();
                         return sb;
                     }
                 }
@@ -1125,9 +875,9 @@ impl Searcher {
             let new_depth = depth - 1 + ext;
             if new_depth > 0 {
                 // The child probes the table first thing: start that load now.
-                self.tt.prefetch(b.hash_after(m.pos));
+                self.tt.prefetch(b.hash_after(mv));
             }
-            b.make(m.pos);
+            b.make(mv);
             let mut score;
             if i == 0 {
                 score = -self.pvs(b, -beta, -alpha, new_depth, ply + 1, node.first_child());
@@ -1149,34 +899,28 @@ impl Searcher {
             }
             b.unmake();
             if self.stopped {
-                self.buffers[ply] = moves;
+                self.buffers[ply] = picker.into_buffer();
                 return 0;
             }
             if score > best {
                 best = score;
-                best_move = m.pos;
+                best_move = mv;
                 if score > alpha {
                     alpha = score;
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
                     head[ply].clear();
-                    head[ply].push(m.pos);
+                    head[ply].push(mv);
                     head[ply].extend_from_slice(&tail[0]);
                     if score >= beta {
                         if quiet {
-                            let k = &mut self.killers[ply];
-                            if k[0] != m.pos {
-                                k[1] = k[0];
-                                k[0] = m.pos;
-                            }
-                            let h = &mut self.history[m.pos.idx()][me.index()];
-                            *h = (*h + depth * depth).min(1 << 20);
+                            self.ordering.record_cutoff(ply, mv, me, depth);
                         }
                         break;
                     }
                 }
             }
         }
-        self.buffers[ply] = moves;
+        self.buffers[ply] = picker.into_buffer();
         if !excluded.is_none() {
             return best;
         }

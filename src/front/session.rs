@@ -29,6 +29,7 @@ use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE, PAD, STRIDE};
 use crate::engine::memory::{MemoryLimit, MAX_HASH_BYTES};
 use crate::engine::multipv::{self, Line};
+use crate::engine::params;
 use crate::engine::search::{Info, Limits, MAX_DEPTH};
 use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
@@ -337,8 +338,9 @@ pub struct Session {
     /// Search threads asked for (`INFO thread_num`, else every core); fewer run when
     /// `INFO max_memory` has no room for them (see [`crate::engine::memory::MemoryPlan`]).
     threads: usize,
-    /// `INFO` errors waiting for the next other command.
-    errors: Vec<String>,
+    /// Lines about `INFO` commands (`ERROR …`, or a `MESSAGE` that a search parameter
+    /// was held to its range) waiting for the next other command, in order.
+    pending: Vec<String>,
     block: Option<Block>,
     /// The next non-blank line is the argument of an unsupported command.
     skip_line: bool,
@@ -364,7 +366,7 @@ impl Session {
             memory: MemoryLimit::Default,
             // Every core unless the manager says otherwise (INFO thread_num).
             threads: crate::engine::default_threads(),
-            errors: Vec::new(),
+            pending: Vec::new(),
             block: None,
             skip_line: false,
             excluded: Vec::new(),
@@ -441,8 +443,8 @@ impl Session {
 
     fn command(&mut self, cmd: Command, received: Instant) -> Flow {
         if !matches!(cmd, Command::Info { .. } | Command::Empty) {
-            for e in std::mem::take(&mut self.errors) {
-                self.error(&e);
+            for line in std::mem::take(&mut self.pending) {
+                self.reply(&line);
             }
         }
         match cmd {
@@ -495,7 +497,7 @@ impl Session {
             }
             Command::Info { key, value } => {
                 if let Err(e) = self.info(&key, &value) {
-                    self.errors.push(e);
+                    self.pending.push(format!("ERROR {e}"));
                 }
                 Flow::Continue
             }
@@ -806,6 +808,23 @@ impl Session {
             "time_increment" | "caution_factor" | "pondering" | "usedatabase" | "nbestsym"
             | "nbest_sym" | "checkmate" | "vcthread" | "thread_split_depth" | "start_depth" => {
                 log::debug!("INFO {key} ignored")
+            }
+            // The search's tunable parameters, by their names (see engine::params).
+            name if params::find(name).is_some() => {
+                let range = params::find(name).map_or((0, 0), |p| (p.min, p.max));
+                let v = number()?;
+                let v = i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
+                let mut e = self.engine();
+                let mut p = e.params().clone();
+                let set = p.set(name, v)?;
+                e.set_params(p);
+                drop(e);
+                if set != v {
+                    self.pending.push(format!(
+                        "MESSAGE INFO {name}: {v} is outside {}..{}, set to {set}",
+                        range.0, range.1
+                    ));
+                }
             }
             _ => log::info!("unknown INFO key '{key}' ignored"),
         }

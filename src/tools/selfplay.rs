@@ -48,7 +48,7 @@ impl Player {
     }
 
     /// Parses `depth=N`, `time=MS`, `nodes=N` or `greedy`, optionally followed by search
-    /// parameters: `nodes=20000,lmr=0` (see [`Params::apply`]).
+    /// parameters: `nodes=20000,rfp_margin=0` (see [`Params::apply`]).
     pub fn parse(s: &str) -> Option<Player> {
         let (head, rest) = s.split_once(',').unwrap_or((s, ""));
         let limit = if head == "greedy" {
