@@ -2,26 +2,13 @@
 //! scripts, and errors that say what is wrong.
 
 use serde_json::Value;
-use std::process::Command;
 
-struct Run {
-    out: String,
-    err: String,
-    code: Option<i32>,
-}
+mod common;
+
+use common::Run;
 
 fn analyse(args: &[&str]) -> Run {
-    let o = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
-        .arg("analyse")
-        .args(args)
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("start pbrain-fivefold");
-    Run {
-        out: String::from_utf8(o.stdout).expect("utf-8 output"),
-        err: String::from_utf8(o.stderr).expect("utf-8 errors"),
-        code: o.status.code(),
-    }
+    common::run(&[&["analyse"], args].concat())
 }
 
 /// The output as JSON: exactly one value on one line (serde_json is strict about it).

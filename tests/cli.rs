@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::run_binary;
+use common::{run, Run};
 
 /// Every subcommand (and the `analyze` alias).
 const SUBCOMMANDS: &[&str] = &[
@@ -24,8 +24,8 @@ fn data(name: &str) -> String {
 /// A run that must stop on a command-line mistake: exit status 2, nothing on stdout, and
 /// a message on stderr containing `msg`.
 fn refused(args: &[&str], msg: &str) {
-    let (status, out, err) = run_binary(args);
-    assert_eq!(status.code(), Some(2), "{args:?}: {err}");
+    let Run { code, out, err } = run(args);
+    assert_eq!(code, Some(2), "{args:?}: {err}");
     assert!(out.is_empty(), "{args:?} wrote to stdout: {out}");
     assert!(err.contains(msg), "{args:?}: expected '{msg}' in: {err}");
     assert!(!err.contains("panicked"), "{args:?}: {err}");
@@ -35,8 +35,8 @@ fn refused(args: &[&str], msg: &str) {
 fn every_subcommand_has_help() {
     for cmd in SUBCOMMANDS {
         for flag in ["--help", "-h"] {
-            let (status, out, err) = run_binary(&[cmd, flag]);
-            assert!(status.success(), "{cmd} {flag}: {err}");
+            let Run { code, out, err } = run(&[cmd, flag]);
+            assert_eq!(code, Some(0), "{cmd} {flag}: {err}");
             assert!(
                 out.contains("Usage: pbrain-fivefold "),
                 "{cmd} {flag}: {out}"
@@ -44,8 +44,8 @@ fn every_subcommand_has_help() {
             assert!(err.is_empty(), "{cmd} {flag}: {err}");
         }
         // `help COMMAND` says the same.
-        let (status, out, _) = run_binary(&["help", cmd]);
-        assert!(status.success(), "help {cmd}");
+        let Run { code, out, .. } = run(&["help", cmd]);
+        assert_eq!(code, Some(0), "help {cmd}");
         assert!(out.contains("Usage: pbrain-fivefold "), "help {cmd}: {out}");
     }
 }
@@ -53,8 +53,8 @@ fn every_subcommand_has_help() {
 #[test]
 fn the_top_level_help_lists_every_subcommand() {
     for args in [&["--help"][..], &["-h"], &["help"]] {
-        let (status, out, _) = run_binary(args);
-        assert!(status.success(), "{args:?}");
+        let Run { code, out, .. } = run(args);
+        assert_eq!(code, Some(0), "{args:?}");
         assert!(out.contains("Usage: pbrain-fivefold [COMMAND]"), "{out}");
         for cmd in SUBCOMMANDS.iter().filter(|&&c| c != "analyze") {
             assert!(out.contains(&format!("  {cmd} ")), "{cmd} missing: {out}");
@@ -66,8 +66,8 @@ fn the_top_level_help_lists_every_subcommand() {
 #[test]
 fn version() {
     for flag in ["--version", "-V"] {
-        let (status, out, _) = run_binary(&[flag]);
-        assert!(status.success());
+        let Run { code, out, .. } = run(&[flag]);
+        assert_eq!(code, Some(0));
         assert_eq!(
             out.trim(),
             format!("pbrain-fivefold {}", env!("CARGO_PKG_VERSION"))
@@ -249,32 +249,18 @@ fn no_arguments_or_protocol_speak_the_gomocup_protocol() {
 #[test]
 fn an_unknown_leading_option_falls_back_to_the_protocol_with_a_warning() {
     // Some managers start engines with options of their own.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
-        .args(["-manager-option", "1"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("start");
-    {
-        use std::io::Write;
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"START 15\nEND\n").unwrap();
-    }
-    let o = child.wait_with_output().unwrap();
-    assert!(o.status.success());
-    assert_eq!(
-        String::from_utf8_lossy(&o.stdout).lines().next(),
-        Some("OK")
-    );
-    assert!(String::from_utf8_lossy(&o.stderr)
+    let o = common::run_with_input(&["-manager-option", "1"], "START 15\nEND\n");
+    assert!(o.success());
+    assert_eq!(o.out.lines().next(), Some("OK"));
+    assert!(o
+        .err
         .contains("ignoring unknown option '-manager-option'; speaking the Gomocup protocol"));
 }
 
 #[test]
 fn bench_takes_name_equals_value_and_keeps_its_totals() {
-    let (status, out, err) = run_binary(&["bench", "--depth=1", "--threads=1"]);
-    assert!(status.success(), "{err}");
+    let Run { code, out, err } = run(&["bench", "--depth=1", "--threads=1"]);
+    assert_eq!(code, Some(0), "{err}");
     let lines: Vec<&str> = out.lines().collect();
     let n = lines.len();
     assert!(n > 3, "{out}");
@@ -286,7 +272,7 @@ fn bench_takes_name_equals_value_and_keeps_its_totals() {
 
 #[test]
 fn selfplay_plays_each_opening_twice() {
-    let (status, out, err) = run_binary(&[
+    let Run { code, out, err } = run(&[
         "selfplay",
         "--a",
         "depth=1",
@@ -300,7 +286,7 @@ fn selfplay_plays_each_opening_twice() {
         "--stones",
         "2",
     ]);
-    assert!(status.success(), "{err}");
+    assert_eq!(code, Some(0), "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 1, "{out}");
     assert!(
@@ -316,11 +302,11 @@ fn selfplay_plays_each_opening_twice() {
 #[test]
 fn openings_are_written_in_both_formats() {
     for (format, squares) in [("offset", 3), ("pos", 1)] {
-        let (status, out, err) = run_binary(&[
+        let Run { code, out, err } = run(&[
             "openings", "--count", "2", "--size", "9", "--depth", "1", "--rule", "renju", "--seed",
             "5", "--format", format,
         ]);
-        assert!(status.success(), "{err}");
+        assert_eq!(code, Some(0), "{err}");
         let lines: Vec<&str> = out.lines().collect();
         assert!(!lines.is_empty() && lines.len() <= 2, "{out}");
         for l in &lines {
@@ -341,7 +327,7 @@ fn openings_are_written_in_both_formats() {
 
 #[test]
 fn tune_fits_a_table_from_a_few_tiny_games() {
-    let (status, out, err) = run_binary(&[
+    let Run { code, out, err } = run(&[
         "tune",
         "--games",
         "1",
@@ -354,7 +340,7 @@ fn tune_fits_a_table_from_a_few_tiny_games() {
         "--size",
         "7",
     ]);
-    assert!(status.success(), "{err}");
+    assert_eq!(code, Some(0), "{err}");
     assert!(
         out.starts_with(
             "// tune: rule freestyle size 7 games 1 nodes 50 seed 1 iterations 2\n// loss train "
@@ -367,8 +353,8 @@ fn tune_fits_a_table_from_a_few_tiny_games() {
 
 #[test]
 fn tune_without_positions_says_what_to_give() {
-    let (status, _, err) = run_binary(&["tune", "--games", "0"]);
-    assert_eq!(status.code(), Some(2));
+    let Run { code, err, .. } = run(&["tune", "--games", "0"]);
+    assert_eq!(code, Some(2));
     assert!(err.contains("no training positions"), "{err}");
 }
 
@@ -381,8 +367,8 @@ fn puzzles_prints_a_line_per_puzzle_and_a_summary() {
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .count();
     assert!(count > 0);
-    let (status, out, err) = run_binary(&["puzzles", &file, "--nodes", "3000"]);
-    assert!(status.success(), "{err}");
+    let Run { code, out, err } = run(&["puzzles", &file, "--nodes", "3000"]);
+    assert_eq!(code, Some(0), "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), count + 1, "{out}");
     for l in &lines[..count] {
@@ -397,8 +383,10 @@ fn puzzles_prints_a_line_per_puzzle_and_a_summary() {
     assert!(solved.parse::<usize>().unwrap() <= count);
 
     // --quiet: the summary alone, the same count.
-    let (status, quiet, _) = run_binary(&["puzzles", &file, "--nodes=3000", "--quiet"]);
-    assert!(status.success());
+    let Run {
+        code, out: quiet, ..
+    } = run(&["puzzles", &file, "--nodes=3000", "--quiet"]);
+    assert_eq!(code, Some(0));
     assert_eq!(quiet.trim(), summary);
 }
 
@@ -418,7 +406,7 @@ fn docs_cli_shows_each_subcommands_options_as_help_does() {
         .iter()
         .filter(|&&c| c != "analyze" && c != "protocol")
     {
-        let (_, help, _) = run_binary(&[cmd, "--help"]);
+        let Run { out: help, .. } = run(&[cmd, "--help"]);
         let start = help.find("Usage:").expect("usage");
         let end = help.find("Print help").expect("help line") + "Print help".len();
         assert!(
@@ -427,4 +415,32 @@ fn docs_cli_shows_each_subcommands_options_as_help_does() {
             &help[start..end]
         );
     }
+}
+
+#[test]
+fn a_mistyped_subcommand_is_an_error_with_usage() {
+    let Run { code, out, err } = run(&["analyze-this"]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("unrecognized subcommand 'analyze-this'") && err.contains("Usage:"),
+        "{err}"
+    );
+    assert!(out.is_empty());
+}
+
+#[test]
+fn a_subcommand_whose_reader_has_gone_ends_quietly() {
+    // `pbrain-fivefold openings | head -0`: the reader closes the pipe before the first
+    // line is written. The engine must stop without a panic message and with status 0.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
+        .args(["openings", "--count", "3"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run openings");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("exit");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "status {:?}: {err}", out.status);
+    assert!(!err.contains("panicked"), "{err}");
 }

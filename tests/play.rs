@@ -1,33 +1,12 @@
 //! `pbrain-fivefold play` driven as a real process: a script on stdin, and assertions on
 //! the text a person would see.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
 
-struct Run {
-    out: String,
-    err: String,
-    code: Option<i32>,
-}
+use common::Run;
 
 fn play(args: &[&str], script: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
-        .arg("play")
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start pbrain-fivefold");
-    // A process that stops at a bad option never reads its input: ignore a broken pipe.
-    let _ = child.stdin.take().unwrap().write_all(script.as_bytes());
-    let o = child.wait_with_output().unwrap();
-    Run {
-        out: String::from_utf8(o.stdout).expect("utf-8 output"),
-        err: String::from_utf8(o.stderr).expect("utf-8 errors"),
-        code: o.status.code(),
-    }
+    common::run_with_input(&[&["play"], args].concat(), script)
 }
 
 /// The boards printed, in order: each is its row lines, top row (15) first.

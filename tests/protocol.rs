@@ -500,50 +500,6 @@ fn unknown_startup_options_still_speak_the_protocol() {
 }
 
 #[test]
-fn a_mistyped_subcommand_is_an_error_with_usage() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
-        .arg("analyze-this")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("run");
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("unrecognized subcommand 'analyze-this'") && err.contains("Usage:"),
-        "{err}"
-    );
-    assert!(out.stdout.is_empty());
-}
-
-#[test]
-fn bench_subcommand_still_works() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
-        .args(["bench", "--depth", "2"])
-        .output()
-        .expect("run bench");
-    assert!(out.status.success());
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.lines().any(|l| l.starts_with("Signature: ")), "{text}");
-}
-
-#[test]
-fn a_subcommand_whose_reader_has_gone_ends_quietly() {
-    // `pbrain-fivefold openings | head -0`: the reader closes the pipe before the first
-    // line is written. The engine must stop without a panic message and with status 0.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
-        .args(["openings", "--count", "3"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run openings");
-    drop(child.stdout.take());
-    let out = child.wait_with_output().expect("exit");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "status {:?}: {err}", out.status);
-    assert!(!err.contains("panicked"), "{err}");
-}
-
-#[test]
 fn time_limits_are_kept() {
     let mut b = Brain::start();
     // Per move.

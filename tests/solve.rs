@@ -1,26 +1,25 @@
 //! The `solve` subcommand, run as a process: answers, JSON, and clean errors.
 
 use serde_json::Value;
-use std::process::{Command, Output};
 
-fn solve(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
-        .arg("solve")
-        .args(args)
-        .output()
-        .expect("runs")
+mod common;
+
+use common::Run;
+
+fn solve(args: &[&str]) -> Run {
+    common::run(&[&["solve"], args].concat())
 }
 
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
+fn stdout(o: &Run) -> String {
+    o.out.clone()
 }
 
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+fn stderr(o: &Run) -> String {
+    o.err.clone()
 }
 
 /// The output as JSON: exactly one value on one line.
-fn json(o: &Output) -> Value {
+fn json(o: &Run) -> Value {
     let out = stdout(o);
     assert_eq!(out.lines().count(), 1, "one line: {out}");
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
@@ -61,7 +60,7 @@ fn solves_a_diagram() {
     let path = four_three_file("text");
     let o = solve(&["--file", path.to_str().unwrap(), "--tomove", "black"]);
     let out = stdout(&o);
-    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.success(), "{}", stderr(&o));
     assert!(out.contains("VCF: yes"), "{out}");
     assert!(out.contains("sequence: f7 g7 f6 "), "{out}");
     assert!(out.contains("sequence (x,y): 5,3 6,3 5,4 "), "{out}");
@@ -74,7 +73,7 @@ fn solves_a_diagram() {
         "white",
         "--json",
     ]);
-    assert!(o.status.success());
+    assert!(o.success());
     let j = json(&o);
     assert_eq!(j["command"], "solve");
     assert_eq!(j["position"]["side_to_move"], "white");
@@ -139,7 +138,7 @@ fn solves_moves_in_both_notations() {
         .iter()
         .map(|moves| {
             let o = solve(&["--moves", moves]);
-            assert!(o.status.success(), "{}", stderr(&o));
+            assert!(o.success(), "{}", stderr(&o));
             stdout(&o)
                 .lines()
                 .filter(|l| !l.starts_with("time") && !l.starts_with("nodes/s"))
@@ -194,7 +193,7 @@ fn bad_input_is_an_error_not_a_panic() {
     ] {
         let o = solve(&args);
         let err = stderr(&o);
-        assert!(!o.status.success(), "{args:?} succeeded");
+        assert!(!o.success(), "{args:?} succeeded");
         assert!(err.contains(message), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
@@ -210,7 +209,7 @@ fn file_names_with_quotes_and_backslashes_are_escaped() {
     std::fs::rename(&plain, &odd).unwrap();
     let name = odd.to_str().unwrap();
     let o = solve(&["--file", name, "--tomove", "black", "--json"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(out.contains(r#"\"odd\" \\name\u0001.txt"#), "{out}");
     assert_eq!(json(&o)["position"]["file"], name);

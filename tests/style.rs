@@ -1,18 +1,10 @@
 //! `pbrain-fivefold style` run as a real process on a file of recorded games.
 
-use std::process::Command;
+mod common;
 
 fn style(args: &[&str]) -> (String, String, Option<i32>) {
-    let o = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
-        .arg("style")
-        .args(args)
-        .output()
-        .expect("start pbrain-fivefold");
-    (
-        String::from_utf8(o.stdout).unwrap(),
-        String::from_utf8(o.stderr).unwrap(),
-        o.status.code(),
-    )
+    let r = common::run(&[&["style"], args].concat());
+    (r.out, r.err, r.code)
 }
 
 #[test]

@@ -1213,8 +1213,8 @@ fn shared_puzzles() {
     );
 }
 
-/// The generated VCF chains of `tests/data/vcf_chains.txt` (the VCF benchmark of the
-/// README): every one is found, with a first move from good=, no shorter than mate=.
+/// The generated VCF chains of `tests/data/vcf_chains.txt` (the VCF benchmark of
+/// `docs/strength.md`): every one is found, with a first move from good=, no shorter than mate=.
 #[test]
 fn generated_vcf_chains() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vcf_chains.txt");

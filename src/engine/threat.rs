@@ -697,7 +697,7 @@ impl ThreatSolver {
     /// lead to a four-three or a double three against a defender with no four to make
     /// ([`quick_win`]), that is a win too: so a win it finds is a real VCF or a VCF that
     /// ends in a double three. It costs a few nodes where the full search costs tens, so
-    /// the search can afford it at every leaf (see the README's *Strength*). Its results
+    /// the search can afford it at every leaf (`docs/strength.md`). Its results
     /// are kept in the table apart from the full search's.
     pub fn has_narrow_vcf(&mut self, b: &mut Board, max_plies: usize, node_limit: u64) -> bool {
         self.narrow = true;

@@ -53,12 +53,10 @@ pub const RESERVE_MS: u64 = 30;
 /// a game, 219 moves after the opening, with 25 ms left for its last 20 moves.
 pub const MOVE_OVERHEAD_MS: u64 = 5;
 
-/// How many more moves of its own the manager plans for under a match clock. Games
-/// against strong engines are short: against Rapfi 0.43 at 15 s a game (3 s a move),
-/// Fivefold played a median of 17 (renju) to 22 (freestyle) moves after the opening.
-/// Planning for 30 left 54% to 62% of its clock unused in the median game (Rapfi left
-/// 34% to 51%); planning for 20 leaves 41% to 55% and scored 182-214-4 against Rapfi
-/// where 30 scored 166-227-7 (README, *Strength*: "The match clock").
+/// How many more moves of its own the engine plans for under a match clock: games
+/// against strong engines are short (a median of about 20 moves after the opening), so
+/// planning for more leaves much of the clock unused. The measurements behind the
+/// number are in `docs/strength.md` ("The match clock").
 pub const MOVES_TO_GO: u64 = 20;
 
 /// Time for one move given the clock and the number of empty squares left

@@ -12,10 +12,8 @@
 //! +40 were won by white far more often than those between -40 and 0 were by black. An opening that is a rotation or reflection of one
 //! already kept (the same stones of the same colours) is skipped.
 //!
-//! Rapfi (classical) against itself at 0.05 s a move, 50 openings per rule with both
-//! colours: black scored 76%, 86% and 70% (freestyle, exact five, renju) on the older
-//! generator's openings (depth 5, within 150 either way, two squares of the centre) and
-//! 62%, 62% and 44% on these (README, *Balanced openings*).
+//! How balanced these openings are, measured with another engine, is in
+//! `docs/strength.md` ("Openings").
 
 use crate::core::types::{symmetries, Pos, Rule};
 use crate::engine::search::{search_position, Limits};

@@ -243,18 +243,44 @@ impl Drop for Brain {
     }
 }
 
-/// Runs `pbrain-fivefold` with `args` and no input to its end: its exit status, stdout
-/// and stderr.
-pub fn run_binary(args: &[&str]) -> (ExitStatus, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
+/// How a finished run of `pbrain-fivefold` ended and what it printed.
+pub struct Run {
+    /// The exit status (`None` if a signal ended it).
+    pub code: Option<i32>,
+    pub out: String,
+    pub err: String,
+}
+
+impl Run {
+    pub fn success(&self) -> bool {
+        self.code == Some(0)
+    }
+}
+
+/// Runs `pbrain-fivefold` with `args` and no input, to its end. The environment's
+/// `RUST_LOG` and `NO_COLOR` are removed, so a test sees what a plain terminal user sees.
+pub fn run(args: &[&str]) -> Run {
+    run_with_input(args, "")
+}
+
+/// Runs `pbrain-fivefold` with `args`, writes `input` to its stdin and closes it, and
+/// waits for its end. A process that stops before reading (a bad option) is fine: the
+/// broken pipe is ignored.
+pub fn run_with_input(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
         .args(args)
         .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .output()
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("start pbrain-fivefold");
-    (
-        o.status,
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let o = child.wait_with_output().expect("wait for pbrain-fivefold");
+    Run {
+        code: o.status.code(),
+        out: String::from_utf8_lossy(&o.stdout).into_owned(),
+        err: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
 }
