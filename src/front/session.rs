@@ -659,17 +659,25 @@ impl Session {
         if g.empty_squares() == 0 {
             return self.error("no empty square left to play");
         }
-        let me = g.my_color();
-        g.me = Some(me);
-        g.board.set_side_to_move(me);
-        let board = g.board.clone();
-        let exclude = self.exclusions();
-        let limits = self.limits(received);
+        let (board, limits, exclude) = self.our_turn(received);
         Flow::Think(Box::new(Job::Move {
             board,
             limits,
             exclude,
         }))
+    }
+
+    /// Makes the engine the side to move in the current game and gives what a search of
+    /// it needs: the board, the limits (time counted from `received`) and the squares
+    /// the GUI blocked. The caller has checked that a game with an empty square exists.
+    fn our_turn(&mut self, received: Instant) -> (Board, Limits, Vec<Pos>) {
+        let exclude = self.exclusions();
+        let limits = self.limits(received);
+        let g = self.game.as_mut().expect("a game in progress");
+        let me = g.my_color();
+        g.me = Some(me);
+        g.board.set_side_to_move(me);
+        (g.board.clone(), limits, exclude)
     }
 
     fn nbest(&mut self, n: i64, received: Instant) -> Flow {
@@ -684,12 +692,7 @@ impl Session {
         if g.empty_squares() == 0 {
             return self.error("YXNBEST: no empty square left to play");
         }
-        let me = g.my_color();
-        g.me = Some(me);
-        g.board.set_side_to_move(me);
-        let board = g.board.clone();
-        let exclude = self.exclusions();
-        let limits = self.limits(received);
+        let (board, limits, exclude) = self.our_turn(received);
         Flow::Think(Box::new(Job::NBest {
             board,
             limits,

@@ -147,20 +147,7 @@ pub fn run(opts: &Options) -> Result<()> {
     }
     let kind = if o.vct { "VCT" } else { "VCF" };
     let t = Instant::now();
-    let line = if o.vct {
-        solver.vct(
-            &mut b,
-            o.max_plies.unwrap_or(VCT_PLIES),
-            o.nodes.unwrap_or(VCT_NODES),
-            None,
-        )
-    } else {
-        solver.vcf(
-            &mut b,
-            o.max_plies.unwrap_or(VCF_PLIES),
-            o.nodes.unwrap_or(VCF_NODES),
-        )
-    };
+    let line = search(&mut solver, &mut b, o.vct, &o);
     let elapsed = t.elapsed();
     let stats = solver.stats();
     if o.json {
@@ -177,6 +164,18 @@ pub fn run(opts: &Options) -> Result<()> {
         print_result(&b, kind, line.as_deref(), stats, elapsed);
     }
     Ok(())
+}
+
+/// A VCT (`vct`) or VCF for the side to move, within the plies and nodes the options
+/// give (the solver's defaults otherwise): the winning line, or `None`.
+fn search(solver: &mut ThreatSolver, b: &mut Board, vct: bool, o: &Options) -> Option<Vec<Pos>> {
+    if vct {
+        let plies = o.max_plies.unwrap_or(VCT_PLIES);
+        solver.vct(b, plies, o.nodes.unwrap_or(VCT_NODES), None)
+    } else {
+        let plies = o.max_plies.unwrap_or(VCF_PLIES);
+        solver.vcf(b, plies, o.nodes.unwrap_or(VCF_NODES))
+    }
 }
 
 fn move_name(p: Pos, h: usize) -> String {
@@ -297,20 +296,7 @@ fn run_suite(path: &str, o: &Options) -> Result<()> {
         // Each puzzle starts from an empty table, so times do not depend on the order.
         solver.clear();
         let t = Instant::now();
-        let line = if is_vct {
-            solver.vct(
-                &mut b,
-                o.max_plies.unwrap_or(VCT_PLIES),
-                o.nodes.unwrap_or(VCT_NODES),
-                None,
-            )
-        } else {
-            solver.vcf(
-                &mut b,
-                o.max_plies.unwrap_or(VCF_PLIES),
-                o.nodes.unwrap_or(VCF_NODES),
-            )
-        };
+        let line = search(&mut solver, &mut b, is_vct, o);
         let el = t.elapsed();
         let st = solver.stats();
         let tally = if is_vct { &mut vct } else { &mut vcf };
