@@ -19,6 +19,7 @@ use crate::core::types::{Color, Pos};
 use crate::engine::threat::{Stats, ThreatSolver};
 use crate::io::args;
 use crate::io::json;
+use crate::io::output::outln;
 use crate::io::position::PositionArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use std::time::{Duration, Instant};
@@ -125,9 +126,9 @@ pub fn run(opts: &Options) -> Result<()> {
                     .map(|v| v.iter().filter_map(|&p| json::Move::of(p, h)).collect()),
                 time_ms: json::millis(elapsed),
             };
-            crate::outln!("{}", json::to_line(&j));
+            outln!("{}", json::to_line(&j));
         } else {
-            crate::outln!(
+            outln!(
                 "position: {}x{} {}, {} to move",
                 b.width(),
                 h,
@@ -135,13 +136,13 @@ pub fn run(opts: &Options) -> Result<()> {
                 me.name()
             );
             match d {
-                None => crate::outln!("opponent VCF: no (nothing to defend against)"),
+                None => outln!("opponent VCF: no (nothing to defend against)"),
                 Some(v) => {
-                    crate::outln!("opponent VCF: yes");
-                    crate::outln!("defences ({}): {}", v.len(), names(&v).join(" "));
+                    outln!("opponent VCF: yes");
+                    outln!("defences ({}): {}", v.len(), names(&v).join(" "));
                 }
             }
-            crate::outln!("time: {ms:.1}ms");
+            outln!("time: {ms:.1}ms");
         }
         return Ok(());
     }
@@ -159,7 +160,7 @@ pub fn run(opts: &Options) -> Result<()> {
             elapsed,
             o.position.file.as_deref(),
         );
-        crate::outln!("{}", json::to_line(&j));
+        outln!("{}", json::to_line(&j));
     } else {
         print_result(&b, kind, line.as_deref(), stats, elapsed);
     }
@@ -246,7 +247,7 @@ fn print_result(b: &Board, kind: &str, line: Option<&[Pos]>, stats: Stats, elaps
         .iter()
         .map(|&p| move_xy(p))
         .collect();
-    crate::outln!(
+    outln!(
         "position: {}x{} {}, {} to move",
         b.width(),
         h,
@@ -254,18 +255,18 @@ fn print_result(b: &Board, kind: &str, line: Option<&[Pos]>, stats: Stats, elaps
         b.side_to_move().name()
     );
     match verdict {
-        "unknown" => crate::outln!("{kind}: unknown (node limit reached)"),
-        v => crate::outln!("{kind}: {v}"),
+        "unknown" => outln!("{kind}: unknown (node limit reached)"),
+        v => outln!("{kind}: {v}"),
     }
     if line.is_some() {
-        crate::outln!("sequence: {}", names.join(" "));
-        crate::outln!("sequence (x,y): {}", xys.join(" "));
-        crate::outln!("plies: {}", names.len());
+        outln!("sequence: {}", names.join(" "));
+        outln!("sequence (x,y): {}", xys.join(" "));
+        outln!("plies: {}", names.len());
     }
-    crate::outln!("nodes: {}", stats.nodes);
-    crate::outln!("time: {ms:.1}ms");
+    outln!("nodes: {}", stats.nodes);
+    outln!("time: {ms:.1}ms");
     if stats.nodes > 0 && ms > 0.0 {
-        crate::outln!("nodes/s: {:.0}", stats.nodes as f64 / elapsed.as_secs_f64());
+        outln!("nodes/s: {:.0}", stats.nodes as f64 / elapsed.as_secs_f64());
     }
 }
 
@@ -316,7 +317,7 @@ fn run_suite(path: &str, o: &Options) -> Result<()> {
             None if st.aborted => "not found (limit)".to_string(),
             None => "not found (searched out)".to_string(),
         };
-        crate::outln!(
+        outln!(
             "{:<6} {} {:<11} {:>9} nodes {:>9.1}ms  {verdict}",
             pz.id,
             pz.kind,
@@ -341,7 +342,7 @@ fn run_suite(path: &str, o: &Options) -> Result<()> {
             continue;
         }
         let secs = t.time.as_secs_f64();
-        crate::outln!(
+        outln!(
             "{name}: solved {}/{} ({:.0}%), wrong {}, mean time {:.1}ms, mean nodes {:.0}, {:.2} M nodes/s",
             t.solved,
             t.total,
@@ -354,7 +355,7 @@ fn run_suite(path: &str, o: &Options) -> Result<()> {
     }
     if leaf.total > 0 {
         let secs = leaf.time.as_secs_f64();
-        crate::outln!(
+        outln!(
             "VCF search on the VCT puzzles: {} found of {}, mean time {:.2}ms, mean nodes {:.0}, {:.2} M nodes/s",
             leaf.solved,
             leaf.total,

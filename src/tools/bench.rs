@@ -9,6 +9,7 @@ use crate::core::types::{Pos, Rule};
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::tt::Tt;
 use crate::io::args::{self, ThreadsArgs};
+use crate::io::output::outln;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
@@ -107,7 +108,7 @@ pub fn run(opts: &Options) -> anyhow::Result<()> {
         run_search_threads(opts.depth, opts.threads.threads)
     };
     for l in lines {
-        crate::outln!("{l}");
+        outln!("{l}");
     }
     Ok(())
 }

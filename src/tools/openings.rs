@@ -18,6 +18,7 @@
 use crate::core::types::{symmetries, Pos, Rule};
 use crate::engine::search::{search_position, Limits};
 use crate::io::args;
+use crate::io::output::outln;
 use crate::tools::selfplay::random_opening_within;
 use anyhow::Result;
 
@@ -228,8 +229,8 @@ pub fn run(opts: &Options) -> Result<()> {
     }
     for o in found {
         match opts.format {
-            Format::Offset => crate::outln!("{}", offset_line(&o, spec.size)),
-            Format::Pos => crate::outln!("{}", pos_line(&o)),
+            Format::Offset => outln!("{}", offset_line(&o, spec.size)),
+            Format::Pos => outln!("{}", pos_line(&o)),
         }
     }
     Ok(())

@@ -11,6 +11,7 @@ use crate::core::types::{Color, Pos, Rule};
 use crate::engine::search::Limits;
 use crate::engine::time::Budget;
 use crate::engine::Engine;
+use crate::io::output::outln;
 use crate::io::position::board_from_moves;
 use anyhow::{anyhow, bail, Context, Result};
 use std::time::Duration;
@@ -162,7 +163,7 @@ pub fn run(opts: &Options) -> Result<()> {
             total += 1;
             solved += ok as u32;
             if !opts.quiet {
-                crate::outln!(
+                outln!(
                     "{} {:<6} {} {}",
                     p.id,
                     p.category,
@@ -172,6 +173,6 @@ pub fn run(opts: &Options) -> Result<()> {
             }
         }
     }
-    crate::outln!("Solved: {solved}/{total}");
+    outln!("Solved: {solved}/{total}");
     Ok(())
 }

@@ -14,6 +14,7 @@ use crate::engine::movegen;
 use crate::engine::search::{Limits, Params, Searcher};
 use crate::engine::time::Budget;
 use crate::engine::tt::Tt;
+use crate::io::output::outln;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -329,7 +330,7 @@ pub fn run(opts: &Options) -> anyhow::Result<()> {
         .collect();
     let t = run_match(rule, size, &openings, &a, &b);
     let (e, err) = elo(&t);
-    crate::outln!(
+    outln!(
         "{pa} vs {pb}: {} games, +{} -{} ={} (fouls {}), score {:.1}%, Elo {:+.0} ± {:.0}",
         t.games(),
         t.wins,

@@ -13,6 +13,7 @@ use crate::core::board::Board;
 use crate::core::pattern::Threat;
 use crate::core::record::{self, SgfGame};
 use crate::core::types::{Color, Pos, Rule};
+use crate::io::output::outln;
 use crate::io::position;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
@@ -149,11 +150,11 @@ pub fn run(opts: &Options) -> Result<()> {
     if used == 0 {
         bail!("no game could be read in {files} ({skipped} records found, none legal)");
     }
-    crate::outln!(
+    outln!(
         "{used} games ({skipped} skipped); moves after the opening, up to {until} stones on the board"
     );
     for line in report(&t).lines() {
-        crate::outln!("{line}");
+        outln!("{line}");
     }
     Ok(())
 }

@@ -28,6 +28,7 @@ use crate::core::pattern::{Pat, Threat};
 use crate::core::record::{self, RecordResult};
 use crate::core::types::{Color, Pos, Rule};
 use crate::core::weights::{self, FEATURES};
+use crate::io::output::outln;
 use crate::io::position;
 use crate::tools::selfplay::{self, Limit, Outcome, Player};
 use anyhow::Result;
@@ -461,15 +462,15 @@ pub fn run(opts: &Options) -> Result<()> {
     );
     let w = fit(rule, &train, iterations, true);
     if sgf.is_some() {
-        crate::outln!(
+        outln!(
             "// tune: rule {} recorded games {recorded} ({}) self-play games {games} nodes {nodes} seed {seed} iterations {iterations}",
             rule.name(),
             sgf.unwrap_or_default()
         );
     } else {
-        crate::outln!("// tune: rule {} size {size} games {games} nodes {nodes} seed {seed} iterations {iterations}", rule.name());
+        outln!("// tune: rule {} size {size} games {games} nodes {nodes} seed {seed} iterations {iterations}", rule.name());
     }
-    crate::outln!(
+    outln!(
         "// loss train {:.4} -> {:.4}, held-out {:.4} -> {:.4}",
         loss(&w0, &train),
         loss(&w, &train),
@@ -481,10 +482,10 @@ pub fn run(opts: &Options) -> Result<()> {
         format!("[{}]", vals.join(", "))
     };
     if rule == Rule::Renju {
-        crate::outln!("pub const RENJU_WEIGHTS: [Weights; 2] = [");
+        outln!("pub const RENJU_WEIGHTS: [Weights; 2] = [");
         for (c, name) in w.iter().zip(["black", "white"]) {
-            crate::outln!("    // {name}");
-            crate::outln!("    [{}, {}],", row(&c[0]), row(&c[1]));
+            outln!("    // {name}");
+            outln!("    [{}, {}],", row(&c[0]), row(&c[1]));
         }
     } else {
         let name = if rule == Rule::Exact {
@@ -492,12 +493,12 @@ pub fn run(opts: &Options) -> Result<()> {
         } else {
             "WEIGHTS"
         };
-        crate::outln!("pub const {name}: Weights = [");
+        outln!("pub const {name}: Weights = [");
         for r in &w[0] {
-            crate::outln!("    {},", row(r));
+            outln!("    {},", row(r));
         }
     }
-    crate::outln!("];");
+    outln!("];");
     Ok(())
 }
 
