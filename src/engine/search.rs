@@ -41,7 +41,7 @@ use crate::engine::stop::StopToken;
 use crate::engine::threat::ThreatSolver;
 pub use crate::engine::threat::{quick_win, quick_win_for, renju_four_three_win};
 use crate::engine::time::{self, Budget};
-use crate::engine::tt::{score_from_tt, score_to_tt, Bound, Tt};
+use crate::engine::tt::{score_from_tt, score_to_tt, Bound, Entry, Tt};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -551,12 +551,8 @@ impl Searcher {
             if i == 0 {
                 score = -self.pvs(b, -beta, -alpha, depth - 1, 1, Node::Pv);
             } else {
-                // Late root moves are reduced as in `pvs` (one ply less, as a PV node).
-                let r = if depth >= 3 {
-                    (lmr_reduction(depth, i + 1) - 1).clamp(0, depth - 2)
-                } else {
-                    0
-                };
+                // Late root moves are reduced as in `pvs` (as a PV node).
+                let r = self.reduction(depth, i, true, false);
                 score = -self.pvs(b, -alpha - 1, -alpha, depth - 1 - r, 1, Node::Cut);
                 if score > alpha && r > 0 && !self.stopped {
                     score = -self.pvs(b, -alpha - 1, -alpha, depth - 1, 1, Node::Cut);
@@ -630,6 +626,8 @@ impl Searcher {
         n.max(1.0) as usize
     }
 
+    /// Principal variation search of the node at `ply` to `depth` within (alpha, beta):
+    /// the score for the side to move, exact inside the window and a bound outside it.
     fn pvs(
         &mut self,
         b: &mut Board,
@@ -641,78 +639,29 @@ impl Searcher {
     ) -> Score {
         let pv_node = node == Node::Pv;
         let cut_node = node == Node::Cut;
-        self.pv[ply].clear();
-        self.nodes += 1;
-        // Every 256 nodes (the threat solver's at the leaves included, which come in
-        // batches): often enough to stop within a few milliseconds even in a debug
-        // build, which checks the whole board after every move.
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + 256;
-            self.check_stop();
-        }
-        if self.stopped {
+        if self.enter_node(ply) {
             return 0;
         }
-        if ply as i32 > self.seldepth {
-            self.seldepth = ply as i32;
+        if let Some(score) = self.terminal(b, ply, pv_node) {
+            return score;
         }
         let me = b.side_to_move();
         let opp = me.opp();
         let ply_i = ply as i32;
-        if b.count(me, Threat::Five) > 0 {
-            if pv_node {
-                self.pv[ply].extend(movegen::find_square(b, me, Threat::Five));
-            }
-            return mate_in(ply_i + 1);
-        }
-        if b.is_full() {
-            return 0;
-        }
-        let opp_fives = b.count(opp, Threat::Five);
-        if let Some((plies, class)) = quick_win(b) {
-            if pv_node {
-                self.pv[ply].extend(movegen::find_square(b, me, class));
-            }
-            return mate_in(ply_i + plies);
-        }
-        if let Some(p) = renju_four_three_win(b) {
-            if pv_node {
-                self.pv[ply].push(p);
-            }
-            return mate_in(ply_i + 5);
-        }
-        if opp_fives >= 2 {
-            return mated_in(ply_i + 2);
-        }
-        if ply >= MAX_PLY - 1 {
-            return eval::evaluate(b);
-        }
         // Mate distance pruning.
         alpha = alpha.max(mated_in(ply_i));
         beta = beta.min(mate_in(ply_i + 1));
         if alpha >= beta {
             return alpha;
         }
-        let threatened_leaf = depth <= 0 && depth > -2 && quick_win_for(b, opp).is_some();
-        if depth <= 0 && opp_fives == 0 && !threatened_leaf {
-            let se = eval::evaluate(b);
-            // A VCF can only start with a four, and is only worth looking for where the
-            // static score does not already reach beta.
-            if se < beta && b.count_at_least(me, Threat::Four) > 0 {
-                let found = self
-                    .threat
-                    .has_narrow_vcf(b, LEAF_VCF_PLIES, LEAF_VCF_NODES);
-                self.nodes += self.threat.stats().nodes;
-                if found {
-                    // The exact length is not known here; a VCF within the ply limit.
-                    return mate_in(ply_i + LEAF_VCF_PLIES as i32);
-                }
-            }
-            return se;
+        // A leaf is searched further where the opponent has a five to block or, up to a
+        // ply past the horizon, a win on sight to stop.
+        let opp_fives = b.count(opp, Threat::Five);
+        if depth <= 0 && opp_fives == 0 && !(depth > -2 && quick_win_for(b, opp).is_some()) {
+            return self.leaf(b, beta, ply_i);
         }
 
         let key = b.hash();
-        let mut tt_move = Pos::NONE;
         let excluded = self.excluded[ply];
         // A search without one move is not the position's result: no table use.
         let tt_entry = if excluded.is_none() {
@@ -720,63 +669,16 @@ impl Searcher {
         } else {
             None
         };
-        if let Some(e) = tt_entry {
-            tt_move = e.mv;
-            let s = score_from_tt(e.score, ply_i);
-            if !pv_node && e.depth >= depth {
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
-                    return s;
-                }
+        let tt_move = tt_entry.map_or(Pos::NONE, |e| e.mv);
+        if !pv_node {
+            if let Some(s) = tt_entry.and_then(|e| tt_cutoff(e, depth, ply_i, alpha, beta)) {
+                return s;
             }
         }
-
-        let mut depth = depth;
-        if let Some(e) = tt_entry {
-            if pv_node && self.params.pv_stale > 0 && depth > 1 && !e.mv.is_none() {
-                let r = (((depth - e.depth).max(0) * self.params.pv_stale + 50) / 100).min(3);
-                depth = (depth - r).max(1);
-            }
-        }
-        if self.params.iir_depth > 0
-            && depth >= self.params.iir_depth
-            && tt_move.is_none()
-            && excluded.is_none()
-        {
-            depth -= 1;
-        }
-        // Forward pruning when the opponent cannot make a four-three, a double three or
-        // better next move (if it could, standing still is no measure of the position).
-        // The static score where forward pruning may use it, else None.
-        let mut static_score = None;
-        if !pv_node
-            && opp_fives == 0
-            && beta.abs() < MATE_BOUND
-            && (self.params.rfp_margin > 0 || self.params.razor_margin > 0)
-            && b.count(opp, Threat::DoubleThree) == 0
-            && b.count_at_least(opp, Threat::FourThree) == 0
-        {
-            let se = eval::evaluate(b);
-            static_score = Some(se);
-            if self.params.razor_margin > 0
-                && depth <= self.params.razor_depth
-                && se + self.params.razor_margin * depth <= alpha
-                && b.count(me, Threat::DoubleThree) == 0
-                && b.count_at_least(me, Threat::FourThree) == 0
-                && b.count_at_least(opp, Threat::Four) == 0
-            {
-                return se;
-            }
-            if self.params.rfp_margin > 0
-                && depth <= self.params.rfp_depth
-                && se - self.params.rfp_margin * depth >= beta
-            {
-                return se;
-            }
+        let depth = self.reduced_depth(depth, tt_entry, pv_node, excluded);
+        let static_score = self.pruning_score(b, beta, pv_node);
+        if let Some(s) = static_score.and_then(|se| self.forward_prune(b, se, alpha, beta, depth)) {
+            return s;
         }
 
         let buffer = std::mem::take(&mut self.buffers[ply]);
@@ -790,17 +692,10 @@ impl Searcher {
                 _ => 0,
             };
         }
-
-        // Fail-high reduction (see [`Params::fh_margin`]).
-        let likely_fail_high = cut_node
-            && self.params.fh_margin > 0
-            && static_score.is_some_and(|se| {
-                let four = i32::from(b.count_at_least(opp, Threat::Four) > 0);
-                se >= beta + self.params.fh_margin * depth + 90 * four
-            });
+        let likely_fail_high = cut_node && self.likely_fail_high(b, static_score, beta, depth);
         let width = self.width_limit(b, depth, ply);
         // A forced reply does not use up depth.
-        let ext = i32::from(situation == Situation::BlockFour);
+        let forced_ext = i32::from(situation == Situation::BlockFour);
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
@@ -814,59 +709,35 @@ impl Searcher {
                 && mv != tt_move
                 && my_threat < Threat::OpenThree
                 && their_threat < Threat::OpenThree;
-            if i >= width && best > -MATE_BOUND {
-                break;
-            }
-            let mc = self.params.move_count;
-            if mc > 0
-                && !pv_node
-                && quiet
-                && depth <= self.params.move_count_depth
-                && i >= mc * depth.max(0) as usize
-                && best > -MATE_BOUND
+            // The width limit and move-count pruning end the node once a move has been
+            // found that does not lose.
+            if best > -MATE_BOUND
+                && (i >= width || self.move_count_prunes(i, depth, pv_node, quiet))
             {
                 break;
             }
-            let r = if depth >= 3 && i >= 1 && mv != tt_move {
-                let killer = situation == Situation::Quiet
-                    && picker.is_killer(mv)
-                    && my_threat < Threat::OpenThree;
-                let cut = if cut_node && !killer {
-                    self.params.cut_reduction
-                } else {
-                    0
-                };
-                (lmr_reduction(depth, i + 1) - i32::from(pv_node) + cut).clamp(0, depth - 2)
-            } else {
+            // The table move is never reduced; a quiet killer keeps the plain reduction
+            // in a cut node.
+            let killer = situation == Situation::Quiet
+                && picker.is_killer(mv)
+                && my_threat < Threat::OpenThree;
+            let r = if mv == tt_move {
                 0
+            } else {
+                self.reduction(depth, i, pv_node, cut_node && !killer)
             };
-            let mut ext = ext;
-            if let Some(e) = tt_entry {
-                let s = score_from_tt(e.score, ply_i);
-                if self.params.se_depth > 0
-                    && mv == tt_move
-                    && ext == 0
-                    && depth >= self.params.se_depth
-                    && e.bound != Bound::Upper
-                    && e.depth >= depth - 3
-                    && s.abs() < MATE_BOUND
-                    && (ply as i32) < 2 * self.root_depth
-                {
-                    let sb = s - self.params.se_margin * depth;
-                    self.excluded[ply] = mv;
-                    let v = self.pvs(b, sb - 1, sb, (depth - 1) / 2, ply, node.without_pv());
-                    self.excluded[ply] = Pos::NONE;
-                    if self.stopped {
+            let mut ext = forced_ext;
+            if let Some(e) = tt_entry.filter(|_| mv == tt_move && ext == 0) {
+                match self.singular_extension(b, e, depth, beta, ply, node) {
+                    Singular::Extend => ext = 1,
+                    Singular::No => {}
+                    Singular::MultiCut(s) => {
                         self.buffers[ply] = picker.into_buffer();
-                        return 0;
+                        return s;
                     }
-                    if v < sb {
-                        ext = 1;
-                    } else if sb >= beta {
-                        // Multi-cut: another move beats beta as well.
-                        self.buffers[ply] = picker.into_buffer();
-                        return sb;
-                    }
+                }
+                if self.stopped {
+                    break;
                 }
             }
             if likely_fail_high && my_threat < Threat::Four {
@@ -899,18 +770,14 @@ impl Searcher {
             }
             b.unmake();
             if self.stopped {
-                self.buffers[ply] = picker.into_buffer();
-                return 0;
+                break;
             }
             if score > best {
                 best = score;
                 best_move = mv;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, mv);
                     if score >= beta {
                         if quiet {
                             self.ordering.record_cutoff(ply, mv, me, depth);
@@ -921,19 +788,304 @@ impl Searcher {
             }
         }
         self.buffers[ply] = picker.into_buffer();
-        if !excluded.is_none() {
-            return best;
+        // A stopped search's scores mean nothing: neither returned nor stored.
+        if self.stopped {
+            return 0;
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > orig_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt
-            .store(key, best_move, score_to_tt(best, ply_i), depth, bound);
+        // A search without one move is not the position's result: not stored.
+        if excluded.is_none() {
+            let bound = bound(best, orig_alpha, beta);
+            self.tt
+                .store(key, best_move, score_to_tt(best, ply_i), depth, bound);
+        }
         best
+    }
+
+    /// Counts a node at `ply`, clears its PV and tracks the selective depth; every 256
+    /// nodes (the threat solver's at the leaves included, which come in batches), often
+    /// enough to stop within a few milliseconds even in a debug build, which checks the
+    /// whole board after every move, checks the stop conditions. Whether the search has
+    /// stopped.
+    #[inline]
+    fn enter_node(&mut self, ply: usize) -> bool {
+        self.pv[ply].clear();
+        self.nodes += 1;
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 256;
+            self.check_stop();
+        }
+        if self.stopped {
+            return true;
+        }
+        if ply as i32 > self.seldepth {
+            self.seldepth = ply as i32;
+        }
+        false
+    }
+
+    /// The score of a node decided without a search, if it is: a five to complete, a full
+    /// board, a four-three or a double three that wins on sight ([`quick_win`],
+    /// [`renju_four_three_win`]), two fives of the opponent's to block, or the ply limit
+    /// (the static score). A PV node's line gets the winning move.
+    #[inline]
+    fn terminal(&mut self, b: &mut Board, ply: usize, pv_node: bool) -> Option<Score> {
+        let me = b.side_to_move();
+        let ply_i = ply as i32;
+        if b.count(me, Threat::Five) > 0 {
+            if pv_node {
+                self.pv[ply].extend(movegen::find_square(b, me, Threat::Five));
+            }
+            return Some(mate_in(ply_i + 1));
+        }
+        if b.is_full() {
+            return Some(0);
+        }
+        if let Some((plies, class)) = quick_win(b) {
+            if pv_node {
+                self.pv[ply].extend(movegen::find_square(b, me, class));
+            }
+            return Some(mate_in(ply_i + plies));
+        }
+        if let Some(p) = renju_four_three_win(b) {
+            if pv_node {
+                self.pv[ply].push(p);
+            }
+            return Some(mate_in(ply_i + 5));
+        }
+        if b.count(me.opp(), Threat::Five) >= 2 {
+            return Some(mated_in(ply_i + 2));
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(eval::evaluate(b));
+        }
+        None
+    }
+
+    /// The score of a leaf: its static score, or a mate where the side to move stands
+    /// below beta, can make a four, and the threat solver finds a narrow VCF, so that a
+    /// threat sequence the search started is seen through to its end.
+    #[inline]
+    fn leaf(&mut self, b: &mut Board, beta: Score, ply: i32) -> Score {
+        let se = eval::evaluate(b);
+        // A VCF can only start with a four, and is only worth looking for where the
+        // static score does not already reach beta.
+        if se < beta && b.count_at_least(b.side_to_move(), Threat::Four) > 0 {
+            let found = self
+                .threat
+                .has_narrow_vcf(b, LEAF_VCF_PLIES, LEAF_VCF_NODES);
+            self.nodes += self.threat.stats().nodes;
+            if found {
+                // The exact length is not known here; a VCF within the ply limit.
+                return mate_in(ply + LEAF_VCF_PLIES as i32);
+            }
+        }
+        se
+    }
+
+    /// The depth a node is searched to after internal iterative reduction: up to three
+    /// plies less in a PV node whose table entry is from a much shallower search
+    /// ([`Params::pv_stale`]), then one less from [`Params::iir_depth`] on without a table
+    /// move (outside a singular-extension search).
+    #[inline]
+    fn reduced_depth(
+        &self,
+        depth: i32,
+        tt_entry: Option<Entry>,
+        pv_node: bool,
+        excluded: Pos,
+    ) -> i32 {
+        let mut depth = depth;
+        if let Some(e) = tt_entry {
+            if pv_node && self.params.pv_stale > 0 && depth > 1 && !e.mv.is_none() {
+                let r = (((depth - e.depth).max(0) * self.params.pv_stale + 50) / 100).min(3);
+                depth = (depth - r).max(1);
+            }
+        }
+        let tt_move = tt_entry.map_or(Pos::NONE, |e| e.mv);
+        if self.params.iir_depth > 0
+            && depth >= self.params.iir_depth
+            && tt_move.is_none()
+            && excluded.is_none()
+        {
+            depth -= 1;
+        }
+        depth
+    }
+
+    /// The static score where forward pruning may use it, else `None`: in a null-window
+    /// node, with no five of the opponent's to block and beta no mate score, when the
+    /// opponent cannot make a four-three, a double three or better next move (if he could,
+    /// standing still is no measure of the position), and reverse futility pruning or
+    /// razoring is on.
+    #[inline]
+    fn pruning_score(&self, b: &Board, beta: Score, pv_node: bool) -> Option<Score> {
+        let opp = b.side_to_move().opp();
+        let usable = !pv_node
+            && b.count(opp, Threat::Five) == 0
+            && beta.abs() < MATE_BOUND
+            && (self.params.rfp_margin > 0 || self.params.razor_margin > 0)
+            && b.count(opp, Threat::DoubleThree) == 0
+            && b.count_at_least(opp, Threat::FourThree) == 0;
+        usable.then(|| eval::evaluate(b))
+    }
+
+    /// Forward pruning of a node whose static score is `se` (see [`Searcher::pruning_score`]):
+    /// the score to return without a search, if any. Razoring near the leaves where `se`
+    /// is far below alpha, the opponent has no four to make and the side to move no
+    /// four-three or double three; reverse futility pruning where `se` is far above beta.
+    #[inline]
+    fn forward_prune(
+        &self,
+        b: &Board,
+        se: Score,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+    ) -> Option<Score> {
+        let p = &self.params;
+        let me = b.side_to_move();
+        if p.razor_margin > 0
+            && depth <= p.razor_depth
+            && se + p.razor_margin * depth <= alpha
+            && b.count(me, Threat::DoubleThree) == 0
+            && b.count_at_least(me, Threat::FourThree) == 0
+            && b.count_at_least(me.opp(), Threat::Four) == 0
+        {
+            return Some(se);
+        }
+        if p.rfp_margin > 0 && depth <= p.rfp_depth && se - p.rfp_margin * depth >= beta {
+            return Some(se);
+        }
+        None
+    }
+
+    /// Whether a cut node's moves but fours are searched a ply shallower (the fail-high
+    /// reduction, see [`Params::fh_margin`]): its static score, where forward pruning may
+    /// use it, is well above beta (by 90 more when the opponent can make a four).
+    #[inline]
+    fn likely_fail_high(
+        &self,
+        b: &Board,
+        static_score: Option<Score>,
+        beta: Score,
+        depth: i32,
+    ) -> bool {
+        self.params.fh_margin > 0
+            && static_score.is_some_and(|se| {
+                let four = i32::from(b.count_at_least(b.side_to_move().opp(), Threat::Four) > 0);
+                se >= beta + self.params.fh_margin * depth + 90 * four
+            })
+    }
+
+    /// Move-count pruning: whether a null-window node near the leaves ends before its
+    /// `i`-th move (0-based), a quiet one ([`Params::move_count`] moves per ply of depth).
+    #[inline]
+    fn move_count_prunes(&self, i: usize, depth: i32, pv_node: bool, quiet: bool) -> bool {
+        let mc = self.params.move_count;
+        mc > 0
+            && !pv_node
+            && quiet
+            && depth <= self.params.move_count_depth
+            && i >= mc * depth.max(0) as usize
+    }
+
+    /// Late-move reduction of the `i`-th move (0-based) of a node at `depth`, in plies:
+    /// none for the first move or below depth 3, else [`lmr_reduction`], one ply less in
+    /// a PV node and [`Params::cut_reduction`] more for a move expected to fail low in a
+    /// cut node (`cut`), leaving the child at least one ply.
+    #[inline]
+    fn reduction(&self, depth: i32, i: usize, pv_node: bool, cut: bool) -> i32 {
+        if depth < 3 || i == 0 {
+            return 0;
+        }
+        let cut = if cut { self.params.cut_reduction } else { 0 };
+        (lmr_reduction(depth, i + 1) - i32::from(pv_node) + cut).clamp(0, depth - 2)
+    }
+
+    /// The singular-extension test of the table move, whose entry is `e` (see
+    /// [`Params::se_depth`]): the node is searched without it at half the depth, with a
+    /// null window at the entry's score less a margin. If every other move stays below,
+    /// the table move is singular; if one reaches the margin while that is at least beta,
+    /// the node fails high (multi-cut). Not tried on a mate score, an upper bound, an
+    /// entry from a much shallower search or beyond twice the iteration's depth.
+    fn singular_extension(
+        &mut self,
+        b: &mut Board,
+        e: Entry,
+        depth: i32,
+        beta: Score,
+        ply: usize,
+        node: Node,
+    ) -> Singular {
+        let s = score_from_tt(e.score, ply as i32);
+        let tried = self.params.se_depth > 0
+            && depth >= self.params.se_depth
+            && e.bound != Bound::Upper
+            && e.depth >= depth - 3
+            && s.abs() < MATE_BOUND
+            && (ply as i32) < 2 * self.root_depth;
+        if !tried {
+            return Singular::No;
+        }
+        let sb = s - self.params.se_margin * depth;
+        self.excluded[ply] = e.mv;
+        let v = self.pvs(b, sb - 1, sb, (depth - 1) / 2, ply, node.without_pv());
+        self.excluded[ply] = Pos::NONE;
+        if self.stopped {
+            Singular::No
+        } else if v < sb {
+            Singular::Extend
+        } else if sb >= beta {
+            Singular::MultiCut(sb)
+        } else {
+            Singular::No
+        }
+    }
+
+    /// The PV at `ply` becomes `mv` followed by the child's.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: Pos) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+}
+
+/// The verdict of the singular-extension test on a table move.
+enum Singular {
+    /// Every other move falls short: the table move is searched a ply deeper.
+    Extend,
+    /// Another move comes close, the test was not tried, or the search stopped.
+    No,
+    /// Another move beats beta as well: the node returns this score at once.
+    MultiCut(Score),
+}
+
+/// The score a table entry lets a null-window node at `ply` return without a search:
+/// from a search at least `depth` deep, exact or a bound beyond the window.
+#[inline]
+fn tt_cutoff(e: Entry, depth: i32, ply: i32, alpha: Score, beta: Score) -> Option<Score> {
+    let s = score_from_tt(e.score, ply);
+    let cut = e.depth >= depth
+        && match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+    cut.then_some(s)
+}
+
+/// The bound a node's best score is for the window it was searched with: a lower bound
+/// if it reached beta, exact inside the window, an upper bound if it did not beat alpha.
+#[inline]
+fn bound(best: Score, alpha: Score, beta: Score) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
 
