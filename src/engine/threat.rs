@@ -719,22 +719,9 @@ impl ThreatSolver {
         node_limit: u64,
         stop: Option<&AtomicBool>,
     ) -> Option<Vec<Pos>> {
-        self.start(node_limit);
-        if b.winner().is_some() || b.is_full() {
-            return None;
-        }
         let ctl = Ctl { stop };
-        let max = max_plies.min(MAX_PLIES) as u16;
-        let mut budget = max.min(3);
-        loop {
-            if self.vct_attack(b, budget, ctl).is_some() {
-                return self.walk(b, budget, true, ctl);
-            }
-            if self.aborted || budget >= max {
-                return None;
-            }
-            budget = (budget + 2).min(max);
-        }
+        let budget = self.vct_depth(b, max_plies, node_limit, ctl)?;
+        self.walk(b, budget, true, ctl)
     }
 
     /// Whether the side to move has a VCT within the limits (no line is built).
@@ -745,19 +732,32 @@ impl ThreatSolver {
         node_limit: u64,
         stop: Option<&AtomicBool>,
     ) -> bool {
+        self.vct_depth(b, max_plies, node_limit, Ctl { stop })
+            .is_some()
+    }
+
+    /// The iterative deepening behind [`ThreatSolver::vct`] and [`ThreatSolver::has_vct`]:
+    /// VCT searches of 3, 5, 7, … plies up to `max_plies`, until one wins, the node limit
+    /// is spent or `stop` is raised. Returns the ply budget of the search that won.
+    fn vct_depth(
+        &mut self,
+        b: &mut Board,
+        max_plies: usize,
+        node_limit: u64,
+        ctl: Ctl,
+    ) -> Option<u16> {
         self.start(node_limit);
         if b.winner().is_some() || b.is_full() {
-            return false;
+            return None;
         }
-        let ctl = Ctl { stop };
         let max = max_plies.min(MAX_PLIES) as u16;
         let mut budget = max.min(3);
         loop {
             if self.vct_attack(b, budget, ctl).is_some() {
-                return true;
+                return Some(budget);
             }
             if self.aborted || budget >= max {
-                return false;
+                return None;
             }
             budget = (budget + 2).min(max);
         }
