@@ -240,3 +240,32 @@ fn speed_compares_time_to_depth_and_refuses_different_trees() {
     assert_eq!(code, Some(1), "{text}");
     assert!(text.contains("different trees"), "{text}");
 }
+
+/// `scripts/windows.sh` reads its options before it looks for packages or builds:
+/// `--help` prints its usage, anything else is refused with status 2.
+#[test]
+fn windows_sh_answers_help_and_refuses_unknown_options() {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/windows.sh");
+    let run = |arg: &str| {
+        let o = Command::new("bash")
+            .arg(&script)
+            .arg(arg)
+            .output()
+            .expect("run bash");
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, out, _) = run("--help");
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("Builds pbrain-fivefold.exe"), "{out}");
+    assert!(
+        out.contains("Usage: scripts/windows.sh [--install] [--test]"),
+        "{out}"
+    );
+    let (code, _, err) = run("--bogus");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("unknown option '--bogus'"), "{err}");
+}
