@@ -241,12 +241,14 @@ fn speed_compares_time_to_depth_and_refuses_different_trees() {
     assert!(text.contains("different trees"), "{text}");
 }
 
-/// `scripts/windows.sh` reads its options before it looks for packages or builds:
-/// `--help` prints its usage, anything else is refused with status 2.
+/// `scripts/windows.sh` and `scripts/dist.sh` read their options before they look for
+/// packages or build anything: `--help` prints the usage, anything else is refused with
+/// status 2.
 #[test]
-fn windows_sh_answers_help_and_refuses_unknown_options() {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/windows.sh");
-    let run = |arg: &str| {
+fn windows_and_dist_scripts_answer_help_and_refuse_unknown_options() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts");
+    let run_script = |name: &str, arg: &str| {
+        let script = dir.join(name);
         let o = Command::new("bash")
             .arg(&script)
             .arg(arg)
@@ -258,6 +260,7 @@ fn windows_sh_answers_help_and_refuses_unknown_options() {
             String::from_utf8_lossy(&o.stderr).into_owned(),
         )
     };
+    let run = |arg: &str| run_script("windows.sh", arg);
     let (code, out, _) = run("--help");
     assert_eq!(code, Some(0));
     assert!(out.starts_with("Builds pbrain-fivefold.exe"), "{out}");
@@ -266,6 +269,15 @@ fn windows_sh_answers_help_and_refuses_unknown_options() {
         "{out}"
     );
     let (code, _, err) = run("--bogus");
+    assert_eq!(code, Some(2));
+    assert!(err.contains("unknown option '--bogus'"), "{err}");
+    let (code, out, _) = run_script("dist.sh", "--help");
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("Usage: scripts/dist.sh [--install] [--no-test]"),
+        "{out}"
+    );
+    let (code, _, err) = run_script("dist.sh", "--bogus");
     assert_eq!(code, Some(2));
     assert!(err.contains("unknown option '--bogus'"), "{err}");
 }
