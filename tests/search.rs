@@ -280,11 +280,11 @@ fn stop_interrupts_the_root_threat_search_without_a_clock() {
     // must reach the threat search too, not wait for the solver's node budget (thousands
     // of nodes here). With the flag already raised, the search does its minimum: the
     // solver's first check and a depth-1 search.
-    use std::sync::{atomic::AtomicBool, Arc};
     let b = wide_vct_position();
-    let stop = Arc::new(AtomicBool::new(true));
+    let stop = fivefold::engine::StopToken::new();
+    stop.raise();
     let mut s = fivefold::engine::search::Searcher::new(
-        Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
+        std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
         stop,
     );
     let r = s.search(&b, &Limits::default(), &mut |_| {});
@@ -458,14 +458,14 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
         let mut after = b.clone();
         after.make(d);
         assert!(
-            fivefold::engine::threat::ThreatSolver::new().has_vct(&mut after, 31, 5_000_000, None),
+            fivefold::engine::threat::ThreatSolver::new().has_vct(&mut after, 31, 5_000_000),
             "{d:?} holds: white has no VCT after it"
         );
     }
     for depth in 2..=6 {
         let mut s = fivefold::engine::search::Searcher::new(
             std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
-            std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+            fivefold::engine::StopToken::new(),
         );
         let limits = Limits {
             max_depth: Some(depth),
@@ -484,8 +484,7 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
             let mut after = b.clone();
             after.make(r.best);
             assert!(
-                fivefold::engine::threat::ThreatSolver::new()
-                    .has_vct(&mut after, 31, 5_000_000, None),
+                fivefold::engine::threat::ThreatSolver::new().has_vct(&mut after, 31, 5_000_000),
                 "depth {depth}: a loss claimed that is no white VCT, pv {:?}",
                 r.pv
             );
@@ -497,7 +496,7 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
 /// asserts that the side to move is proven to win.
 fn assert_search_alone_wins(b: &Board, depth: i32) {
     let tt = std::sync::Arc::new(fivefold::engine::tt::Tt::new(16 << 20));
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop = fivefold::engine::StopToken::new();
     let mut s = fivefold::engine::search::Searcher::new(tt, stop);
     let limits = Limits {
         max_depth: Some(depth),
@@ -575,7 +574,7 @@ fn a_four_three_against_no_four_is_a_win_without_searching_it() {
     assert_eq!(b.side_to_move(), fivefold::core::types::Color::Black);
     let mut s = fivefold::engine::search::Searcher::new(
         std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
-        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+        fivefold::engine::StopToken::new(),
     );
     let limits = Limits {
         max_depth: Some(1),
@@ -704,7 +703,7 @@ fn a_leaf_searched_on_one_ply_past_the_horizon_is_searched_cleanly() {
             };
             let mut s = fivefold::engine::search::Searcher::new(
                 std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 16)),
-                std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+                fivefold::engine::StopToken::new(),
             );
             let r = s.search(&b, &limits, &mut |_| {});
             assert!(b.is_empty(r.best), "{rule:?} depth {depth}: {:?}", r.best);

@@ -10,9 +10,9 @@ use fivefold::core::pattern::Threat;
 use fivefold::core::rng::{Rng, XorShift64};
 use fivefold::core::rules::{self, reference::Grid};
 use fivefold::engine::threat::ThreatSolver;
+use fivefold::engine::StopToken;
 use fivefold::front::solve::parse_puzzles;
 use fivefold::{Board, Color, Pos, Rule};
-use std::sync::atomic::AtomicBool;
 
 fn pos(rule: Rule, side: Color, diagram: &str) -> Board {
     let mut b = Board::from_diagram(diagram, rule).expect("diagram parses");
@@ -58,7 +58,7 @@ fn vcf(b: &mut Board, plies: usize) -> Option<Vec<String>> {
 fn vct(b: &mut Board, plies: usize) -> Option<Vec<String>> {
     let before = (b.hash(), b.move_count(), b.side_to_move());
     let mut s = ThreatSolver::new();
-    let line = s.vct(b, plies, 2_000_000, None);
+    let line = s.vct(b, plies, 2_000_000);
     assert_eq!(
         (b.hash(), b.move_count(), b.side_to_move()),
         before,
@@ -672,7 +672,7 @@ fn narrow_vcf_wins_are_real() {
             let f = full.has_vcf(b, budget, u64::MAX);
             if n && !f {
                 assert!(
-                    full.has_vct(b, budget, u64::MAX, None),
+                    full.has_vct(b, budget, u64::MAX),
                     "{rule:?} {side:?} budget {budget}: narrow win that is no VCF and no VCT\n{}",
                     b.to_diagram()
                 );
@@ -975,15 +975,18 @@ fn vct_stops_on_the_flag_and_the_node_limit() {
     let mut b = pz.board().unwrap();
     let before = (b.hash(), b.move_count(), b.side_to_move());
     let mut s = ThreatSolver::new();
-    let stop = AtomicBool::new(true);
-    assert_eq!(s.vct(&mut b, 35, u64::MAX, Some(&stop)), None);
+    let stop = StopToken::new();
+    stop.raise();
+    s.set_stop(Some(stop));
+    assert_eq!(s.vct(&mut b, 35, u64::MAX), None);
     assert!(
         s.stats().aborted && s.stats().nodes <= 1100,
         "{:?}",
         s.stats()
     );
+    s.set_stop(None);
     // The limit is checked at the attacker's nodes: it may be passed by a few moves.
-    assert_eq!(s.vct(&mut b, 35, 3000, None), None);
+    assert_eq!(s.vct(&mut b, 35, 3000), None);
     assert!(
         s.stats().aborted && s.stats().nodes <= 3016,
         "{:?}",
@@ -1007,7 +1010,7 @@ fn a_deadline_stops_every_search_of_the_solver() {
     let before = (b.hash(), b.move_count(), b.side_to_move());
     let mut s = ThreatSolver::new();
     s.set_deadline(Some(std::time::Instant::now()));
-    assert_eq!(s.vct(&mut b, 35, u64::MAX, None), None);
+    assert_eq!(s.vct(&mut b, 35, u64::MAX), None);
     assert!(
         s.stats().aborted && s.stats().nodes <= 1100,
         "{:?}",
@@ -1020,7 +1023,7 @@ fn a_deadline_stops_every_search_of_the_solver() {
     s.set_deadline(Some(
         std::time::Instant::now() + std::time::Duration::from_secs(3600),
     ));
-    assert_eq!(s.vct(&mut b, 35, 3000, None), None);
+    assert_eq!(s.vct(&mut b, 35, 3000), None);
     assert!(s.stats().aborted && s.stats().nodes > 1100 && s.stats().nodes <= 3016);
     s.set_deadline(None);
     assert_eq!((b.hash(), b.move_count(), b.side_to_move()), before);
@@ -1055,7 +1058,7 @@ fn vct_defender_replies_are_complete() {
                 if b.count(a, Threat::Five) > 0 || b.count(a.opp(), Threat::Five) > 0 {
                     continue;
                 }
-                let Some(line) = s.vct(&mut b, 7, 20_000, None) else {
+                let Some(line) = s.vct(&mut b, 7, 20_000) else {
                     continue;
                 };
                 if line.len() < 5 {
@@ -1092,7 +1095,7 @@ fn all_replies_lose(s: &mut ThreatSolver, b: &mut Board, line: &[Pos]) -> usize 
             b.to_diagram()
         );
         b.make(r);
-        let wins = b.count(a, Threat::Five) > 0 || s.has_vct(b, line.len() - 2, 200_000, None);
+        let wins = b.count(a, Threat::Five) > 0 || s.has_vct(b, line.len() - 2, 200_000);
         assert!(
             wins,
             "{:?}: reply {r:?} refutes {line:?}\n{}",
@@ -1127,9 +1130,7 @@ fn vct_with_vcf_threats() {
     assert_eq!(vct(&mut b, 11), None);
     let mut s = ThreatSolver::new();
     s.set_vcf_threats(true);
-    let line = s
-        .vct(&mut b, 11, 1_000_000, None)
-        .expect("VCT with VCF threats");
+    let line = s.vct(&mut b, 11, 1_000_000).expect("VCT with VCF threats");
     check_line(&b, &line, true);
     assert!(line.len() <= 11);
     // Some attacker move of the line is neither a four nor a three.
@@ -1193,7 +1194,7 @@ fn shared_puzzles() {
             }
             "vct" => {
                 vct_n += 1;
-                if let Some(line) = s.vct(&mut b, 35, PUZZLE_VCT_NODES, None) {
+                if let Some(line) = s.vct(&mut b, 35, PUZZLE_VCT_NODES) {
                     check_line(&b, &line, true);
                     assert!(pz.is_good(line[0]), "{}: {:?} not in good=", pz.id, line[0]);
                     vct_solved += 1;

@@ -42,7 +42,7 @@ use crate::engine::threat::ThreatSolver;
 pub use crate::engine::threat::{quick_win, quick_win_for, renju_four_three_win};
 use crate::engine::time::{self, Budget};
 use crate::engine::tt::{score_from_tt, score_to_tt, Bound, Entry, Tt};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -206,12 +206,11 @@ pub struct Searcher {
 }
 
 impl Searcher {
-    /// A searcher on `tt` that stops when `stop` is raised (a [`StopToken`], or a plain
-    /// shared flag).
-    pub fn new(tt: Arc<Tt>, stop: impl Into<StopToken>) -> Searcher {
+    /// A searcher on `tt` that stops when `stop` is raised.
+    pub fn new(tt: Arc<Tt>, stop: StopToken) -> Searcher {
         Searcher {
             tt,
-            stop: stop.into(),
+            stop,
             nodes: 0,
             start: Instant::now(),
             hard: None,
@@ -499,7 +498,7 @@ impl Searcher {
         if let Some(line) = vcf.filter(|l| legal(l, root)) {
             return Some(line);
         }
-        let vct = self.threat.vct(b, ROOT_VCT_PLIES, vct_nodes, None);
+        let vct = self.threat.vct(b, ROOT_VCT_PLIES, vct_nodes);
         self.nodes += self.threat.stats().nodes;
         if let Some(line) = vct.filter(|l| legal(l, root)) {
             return Some(line);
@@ -1092,7 +1091,7 @@ fn bound(best: Score, alpha: Score, beta: Score) -> Bound {
 /// Convenience: searches a position with a fresh table of `hash_mb` megabytes.
 pub fn search_position(board: &Board, limits: &Limits, hash_mb: usize) -> SearchResult {
     let tt = Arc::new(Tt::new(hash_mb << 20));
-    let mut s = Searcher::new(tt, Arc::new(AtomicBool::new(false)));
+    let mut s = Searcher::new(tt, StopToken::new());
     s.search(board, limits, &mut |_| {})
 }
 

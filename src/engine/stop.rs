@@ -54,14 +54,6 @@ impl StopToken {
     }
 }
 
-/// A token over an existing flag: storing `true` in the flag raises the token, and
-/// raising the token stores `true` in the flag.
-impl From<Arc<AtomicBool>> for StopToken {
-    fn from(flag: Arc<AtomicBool>) -> StopToken {
-        StopToken { flag, parent: None }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,16 +76,5 @@ mod tests {
             t.child().is_raised(),
             "a child of a raised token starts raised"
         );
-    }
-
-    #[test]
-    fn a_token_over_a_flag_shares_it() {
-        let flag = Arc::new(AtomicBool::new(false));
-        let t = StopToken::from(flag.clone());
-        flag.store(true, Ordering::SeqCst);
-        assert!(t.is_raised());
-        let flag = Arc::new(AtomicBool::new(false));
-        StopToken::from(flag.clone()).raise();
-        assert!(flag.load(Ordering::SeqCst));
     }
 }

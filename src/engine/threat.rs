@@ -26,12 +26,12 @@
 //!
 //! Results are kept in the solver's own fixed-size table, keyed by [`Board::hash`]:
 //! *proven* (with the length of the win found and its first move) and *disproven* (with
-//! the ply budget that was searched). A search stopped by its node limit, a stop flag
-//! ([`ThreatSolver::set_stop`], or the one a call takes) or a deadline
-//! ([`ThreatSolver::set_deadline`]) stores nothing it did not finish; the flags and the
-//! clock are read every 256 nodes, on the calling thread (the solver starts no thread). Depth is counted in plies of the winning line, attacker and defender
-//! moves together, the five included: a VCF with `n` fours before the five is `2n + 1`
-//! plies. The VCF is a depth-first search to the full budget; the VCT is iteratively
+//! the ply budget that was searched). A search stopped by its node limit, a stop token
+//! ([`ThreatSolver::set_stop`]) or a deadline ([`ThreatSolver::set_deadline`]) stores
+//! nothing it did not finish; the token and the clock are read every 256 nodes, on the
+//! calling thread (the solver starts no thread). Depth is counted in plies of the
+//! winning line, attacker and defender moves together, the five included: a VCF with
+//! `n` fours before the five is `2n + 1` plies. The VCF is a depth-first search to the full budget; the VCT is iteratively
 //! deepened (3, 5, 7, ... plies), and at every attacker node first tries a VCF.
 //!
 //! Soundness: a line reported as won is won against every defence (the defender's
@@ -45,7 +45,6 @@ use crate::core::pattern::{combine, key_weight, Pat, Threat};
 use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule, CELLS, DIRS};
 use crate::engine::stop::StopToken;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Table size used by [`ThreatSolver::new`]: 2^18 entries of 16 bytes (4 MiB).
@@ -182,18 +181,12 @@ impl PosList {
     }
 }
 
-/// Limits of one call: the stop flag (polled every 256 nodes).
-#[derive(Copy, Clone)]
-struct Ctl<'a> {
-    stop: Option<&'a AtomicBool>,
-}
-
 /// Counters of the last call.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Moves made on the board by the search (each attacker or defender move is a node).
     pub nodes: u64,
-    /// Whether the node limit or the stop flag cut the search short: a `None` result
+    /// Whether the node limit, the stop token or the deadline cut the search short: a `None` result
     /// then means "not found", not "no win".
     pub aborted: bool,
 }
@@ -219,7 +212,7 @@ pub struct ThreatSolver {
     stop: Option<StopToken>,
     /// A time at which every search of this solver stops (see [`ThreatSolver::set_deadline`]).
     deadline: Option<Instant>,
-    /// Node count at which the stop flags and the deadline are read next.
+    /// Node count at which the stop token and the deadline are read next.
     next_check: u64,
     /// Inside [`ThreatSolver::has_narrow_vcf`]: the attacker tries only some fours.
     narrow: bool,
@@ -602,7 +595,7 @@ impl ThreatSolver {
     }
 
     /// A time after which any search of this solver stops as if its node limit were
-    /// reached (the clock is read every 256 nodes, with the stop flags): the main search
+    /// reached (the clock is read every 256 nodes, with the stop token): the main search
     /// uses it to keep the solver inside its share of the move's time. `None`: no time
     /// limit.
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {
@@ -632,7 +625,7 @@ impl ThreatSolver {
 
     /// Counts a node; returns whether the search must stop.
     #[inline]
-    fn out_of_budget(&mut self, ctl: Ctl) -> bool {
+    fn out_of_budget(&mut self) -> bool {
         if self.aborted {
             return true;
         }
@@ -640,9 +633,7 @@ impl ThreatSolver {
             self.aborted = true;
         } else if self.nodes >= self.next_check {
             self.next_check = self.nodes + 256;
-            let raised = |s: Option<&AtomicBool>| s.is_some_and(|s| s.load(Ordering::Relaxed));
-            if raised(ctl.stop)
-                || self.stop.as_ref().is_some_and(StopToken::is_raised)
+            if self.stop.as_ref().is_some_and(StopToken::is_raised)
                 || self.deadline.is_some_and(|d| Instant::now() >= d)
             {
                 self.aborted = true;
@@ -672,10 +663,9 @@ impl ThreatSolver {
         if b.winner().is_some() || b.is_full() {
             return None;
         }
-        let ctl = Ctl { stop: None };
         let budget = max_plies.min(MAX_PLIES) as u16;
-        self.vcf_attack(b, budget, ctl)?;
-        self.walk(b, budget, false, ctl)
+        self.vcf_attack(b, budget)?;
+        self.walk(b, budget, false)
     }
 
     /// Whether the side to move has a VCF within the limits (no line is built). Meant for
@@ -686,7 +676,7 @@ impl ThreatSolver {
             return false;
         }
         let budget = max_plies.min(MAX_PLIES) as u16;
-        self.vcf_attack(b, budget, Ctl { stop: None }).is_some()
+        self.vcf_attack(b, budget).is_some()
     }
 
     /// Like [`ThreatSolver::has_vcf`], but the attacker tries only the fours that also
@@ -708,44 +698,25 @@ impl ThreatSolver {
     }
 
     /// Looks for a VCT of the side to move: fours and threes, iteratively deepened up to
-    /// `max_plies`, stopping after `node_limit` nodes or when `stop` is set. Returns the
-    /// winning line, with the defender's most stubborn reply at each step (building it may
-    /// take up to `node_limit` more nodes, as in [`ThreatSolver::vcf`]). A VCF counts as a
-    /// VCT; [`ThreatSolver::has_vct`] is the cheaper question.
-    pub fn vct(
-        &mut self,
-        b: &mut Board,
-        max_plies: usize,
-        node_limit: u64,
-        stop: Option<&AtomicBool>,
-    ) -> Option<Vec<Pos>> {
-        let ctl = Ctl { stop };
-        let budget = self.vct_depth(b, max_plies, node_limit, ctl)?;
-        self.walk(b, budget, true, ctl)
+    /// `max_plies`, stopping after `node_limit` nodes, when the solver's stop token is
+    /// raised or at its deadline. Returns the winning line, with the defender's most
+    /// stubborn reply at each step (building it may take up to `node_limit` more nodes, as
+    /// in [`ThreatSolver::vcf`]). A VCF counts as a VCT; [`ThreatSolver::has_vct`] is the
+    /// cheaper question.
+    pub fn vct(&mut self, b: &mut Board, max_plies: usize, node_limit: u64) -> Option<Vec<Pos>> {
+        let budget = self.vct_depth(b, max_plies, node_limit)?;
+        self.walk(b, budget, true)
     }
 
     /// Whether the side to move has a VCT within the limits (no line is built).
-    pub fn has_vct(
-        &mut self,
-        b: &mut Board,
-        max_plies: usize,
-        node_limit: u64,
-        stop: Option<&AtomicBool>,
-    ) -> bool {
-        self.vct_depth(b, max_plies, node_limit, Ctl { stop })
-            .is_some()
+    pub fn has_vct(&mut self, b: &mut Board, max_plies: usize, node_limit: u64) -> bool {
+        self.vct_depth(b, max_plies, node_limit).is_some()
     }
 
     /// The iterative deepening behind [`ThreatSolver::vct`] and [`ThreatSolver::has_vct`]:
     /// VCT searches of 3, 5, 7, … plies up to `max_plies`, until one wins, the node limit
-    /// is spent or `stop` is raised. Returns the ply budget of the search that won.
-    fn vct_depth(
-        &mut self,
-        b: &mut Board,
-        max_plies: usize,
-        node_limit: u64,
-        ctl: Ctl,
-    ) -> Option<u16> {
+    /// is spent, or the stop token or the deadline ends it. Returns the ply budget of the search that won.
+    fn vct_depth(&mut self, b: &mut Board, max_plies: usize, node_limit: u64) -> Option<u16> {
         self.start(node_limit);
         if b.winner().is_some() || b.is_full() {
             return None;
@@ -753,7 +724,7 @@ impl ThreatSolver {
         let max = max_plies.min(MAX_PLIES) as u16;
         let mut budget = max.min(3);
         loop {
-            if self.vct_attack(b, budget, ctl).is_some() {
+            if self.vct_attack(b, budget).is_some() {
                 return Some(budget);
             }
             if self.aborted || budget >= max {
@@ -894,7 +865,7 @@ impl ThreatSolver {
     // ------------------------------------------------------------------------- VCF
 
     /// Attacker (side to move) node of the VCF: plies to the five, if won within `budget`.
-    fn vcf_attack(&mut self, b: &mut Board, budget: u16, ctl: Ctl) -> Option<u16> {
+    fn vcf_attack(&mut self, b: &mut Board, budget: u16) -> Option<u16> {
         let a = b.side_to_move();
         let d = a.opp();
         if b.count(a, Threat::Five) > 0 {
@@ -928,7 +899,7 @@ impl ThreatSolver {
         if let Some(settled) = self.settled(key, budget) {
             return settled;
         }
-        if self.out_of_budget(ctl) {
+        if self.out_of_budget() {
             return None;
         }
         let mut result = None;
@@ -941,7 +912,7 @@ impl ThreatSolver {
             for &q in kills(b, d, &f).as_slice() {
                 if four_rank(b, q, a).is_some() {
                     always = false;
-                    if let Some(l) = self.vcf_play(b, q, budget, ctl) {
+                    if let Some(l) = self.vcf_play(b, q, budget) {
                         result = Some(l);
                         best = q;
                         break;
@@ -957,7 +928,7 @@ impl ThreatSolver {
             if self.narrow {
                 self.narrow_fours(b, a, start, budget == self.root_budget);
             }
-            (result, best) = self.first_win(b, start, budget, ctl, false);
+            (result, best) = self.first_win(b, start, budget, false);
         }
         self.store_result(key, result, best, always, budget);
         result
@@ -983,16 +954,15 @@ impl ThreatSolver {
         b: &mut Board,
         start: usize,
         budget: u16,
-        ctl: Ctl,
         vct: bool,
     ) -> (Option<u16>, Pos) {
         let mut found = (None, Pos::NONE);
         for i in start..self.moves.len() {
             let m = self.moves[i].1;
             let r = if vct {
-                self.vct_play(b, m, budget, ctl)
+                self.vct_play(b, m, budget)
             } else {
-                self.vcf_play(b, m, budget, ctl)
+                self.vcf_play(b, m, budget)
             };
             if let Some(l) = r {
                 found = (Some(l), m);
@@ -1029,34 +999,27 @@ impl ThreatSolver {
     }
 
     /// The attacker plays the four `m`; plies to the five from before `m`.
-    fn vcf_play(&mut self, b: &mut Board, m: Pos, budget: u16, ctl: Ctl) -> Option<u16> {
+    fn vcf_play(&mut self, b: &mut Board, m: Pos, budget: u16) -> Option<u16> {
         self.make(b, m);
-        let r = self.vcf_reply(b, m, budget - 1, ctl);
+        let r = self.vcf_reply(b, m, budget - 1);
         b.unmake();
         r.map(|l| l + 1)
     }
 
     /// Defender node after the attacker's four `m`: every block must lose.
-    fn vcf_reply(&mut self, b: &mut Board, m: Pos, budget: u16, ctl: Ctl) -> Option<u16> {
+    fn vcf_reply(&mut self, b: &mut Board, m: Pos, budget: u16) -> Option<u16> {
         let d = b.side_to_move();
         let a = d.opp();
         if b.count(d, Threat::Five) > 0 {
             return None; // an unanswered five threat of the defender
         }
         let f = fives(b, a, m);
-        self.blocks(b, &f, budget, ctl, false)
+        self.blocks(b, &f, budget, false)
     }
 
     /// The defender must stop the attacker's five squares `f`: plies to the five if every
     /// way to do so loses (`vct` selects the attacker search that follows).
-    fn blocks(
-        &mut self,
-        b: &mut Board,
-        f: &PosList,
-        budget: u16,
-        ctl: Ctl,
-        vct: bool,
-    ) -> Option<u16> {
+    fn blocks(&mut self, b: &mut Board, f: &PosList, budget: u16, vct: bool) -> Option<u16> {
         if f.len() == 0 {
             return None;
         }
@@ -1068,9 +1031,9 @@ impl ThreatSolver {
         for &s in k.as_slice() {
             self.make(b, s);
             let r = if vct {
-                self.vct_attack(b, budget - 1, ctl)
+                self.vct_attack(b, budget - 1)
             } else {
-                self.vcf_attack(b, budget - 1, ctl)
+                self.vcf_attack(b, budget - 1)
             };
             b.unmake();
             worst = worst.max(r? + 1);
@@ -1118,7 +1081,7 @@ impl ThreatSolver {
     // ------------------------------------------------------------------------- VCT
 
     /// Attacker node of the VCT.
-    fn vct_attack(&mut self, b: &mut Board, budget: u16, ctl: Ctl) -> Option<u16> {
+    fn vct_attack(&mut self, b: &mut Board, budget: u16) -> Option<u16> {
         let a = b.side_to_move();
         let d = a.opp();
         if b.count(a, Threat::Five) > 0 {
@@ -1136,7 +1099,7 @@ impl ThreatSolver {
         if let Some(settled) = self.settled(key, budget) {
             return settled;
         }
-        if self.out_of_budget(ctl) {
+        if self.out_of_budget() {
             return None;
         }
         let mut result = None;
@@ -1147,7 +1110,7 @@ impl ThreatSolver {
             let k = kills(b, d, &f);
             always = k.len() == 0;
             for &q in k.as_slice() {
-                if let Some(l) = self.vct_play(b, q, budget, ctl) {
+                if let Some(l) = self.vct_play(b, q, budget) {
                     result = Some(l);
                     best = q;
                     break;
@@ -1156,26 +1119,26 @@ impl ThreatSolver {
                     break;
                 }
             }
-        } else if let Some(l) = self.vcf_attack(b, budget, ctl) {
+        } else if let Some(l) = self.vcf_attack(b, budget) {
             result = Some(l);
         } else if !self.aborted && budget >= 5 {
             let start = self.moves.len();
             self.gen_threats(b, a);
-            (result, best) = self.first_win(b, start, budget, ctl, true);
+            (result, best) = self.first_win(b, start, budget, true);
         }
         self.store_result(key, result, best, always, budget);
         result
     }
 
-    fn vct_play(&mut self, b: &mut Board, m: Pos, budget: u16, ctl: Ctl) -> Option<u16> {
+    fn vct_play(&mut self, b: &mut Board, m: Pos, budget: u16) -> Option<u16> {
         self.make(b, m);
-        let r = self.vct_reply(b, m, budget - 1, ctl);
+        let r = self.vct_reply(b, m, budget - 1);
         b.unmake();
         r.map(|l| l + 1)
     }
 
     /// Defender node of the VCT, after the attacker's move `m`.
-    fn vct_reply(&mut self, b: &mut Board, m: Pos, budget: u16, ctl: Ctl) -> Option<u16> {
+    fn vct_reply(&mut self, b: &mut Board, m: Pos, budget: u16) -> Option<u16> {
         let d = b.side_to_move();
         let a = d.opp();
         if b.count(d, Threat::Five) > 0 {
@@ -1183,20 +1146,19 @@ impl ThreatSolver {
         }
         if b.count(a, Threat::Five) > 0 {
             let f = fives(b, a, m);
-            return self.blocks(b, &f, budget, ctl, true);
+            return self.blocks(b, &f, budget, true);
         }
         if budget < 4 {
             return None;
         }
         let start = self.moves.len();
-        let Some(free_len) = self.defence_candidates(b, a, budget, ctl) else {
+        let Some(free_len) = self.defence_candidates(b, a, budget) else {
             return None; // no threat: the defender is free
         };
         let end = self.moves.len();
         // A short VCF of the defender beats any threat short of a four: it forces every
         // attacker move until its five.
-        if b.count_at_least(d, Threat::Four) > 0
-            && self.vcf_attack(b, DEFENDER_VCF_PLIES, ctl).is_some()
+        if b.count_at_least(d, Threat::Four) > 0 && self.vcf_attack(b, DEFENDER_VCF_PLIES).is_some()
         {
             self.moves.truncate(start);
             return None;
@@ -1211,7 +1173,7 @@ impl ThreatSolver {
         for i in start..end {
             let r = self.moves[i].1;
             self.make(b, r);
-            let res = self.vct_attack(b, budget - 1, ctl);
+            let res = self.vct_attack(b, budget - 1);
             b.unmake();
             match res {
                 Some(l) => worst = worst.max(l + 1),
@@ -1260,17 +1222,11 @@ impl ThreatSolver {
     /// attacker's VCF line no longer works (checked by replaying it), fours included.
     /// Returns `None` (pushing nothing) if the attacker threatens nothing, else the plies
     /// to the five if the defender's move does not matter.
-    fn defence_candidates(
-        &mut self,
-        b: &mut Board,
-        a: Color,
-        budget: u16,
-        ctl: Ctl,
-    ) -> Option<u16> {
+    fn defence_candidates(&mut self, b: &mut Board, a: Color, budget: u16) -> Option<u16> {
         let d = a.opp();
         let w = self.open_four_squares(b, a);
         if w.len() == 0 {
-            return self.vcf_threat_candidates(b, a, budget, ctl);
+            return self.vcf_threat_candidates(b, a, budget);
         }
         let stamp = self.next_generation();
         let need = w.len() as u32;
@@ -1339,20 +1295,14 @@ impl ThreatSolver {
     }
 
     /// The VCF-threat half of [`ThreatSolver::defence_candidates`].
-    fn vcf_threat_candidates(
-        &mut self,
-        b: &mut Board,
-        a: Color,
-        budget: u16,
-        ctl: Ctl,
-    ) -> Option<u16> {
+    fn vcf_threat_candidates(&mut self, b: &mut Board, a: Color, budget: u16) -> Option<u16> {
         let d = a.opp();
         if !self.vcf_threats || budget < 4 {
             return None;
         }
         // The attacker's VCF, as if it were to move, short enough to follow one reply.
         b.set_side_to_move(a);
-        let found = self.vcf_attack(b, budget - 1, ctl).is_some();
+        let found = self.vcf_attack(b, budget - 1).is_some();
         let traced = if found {
             self.vcf_line_tt(b, budget - 1)
         } else {
@@ -1532,7 +1482,7 @@ impl ThreatSolver {
     /// Builds the winning line of a proven root by following the table (searching again
     /// where an entry was overwritten, with at most as many nodes again as the call's
     /// limit). Leaves the board as it was.
-    fn walk(&mut self, b: &mut Board, budget: u16, vct: bool, ctl: Ctl) -> Option<Vec<Pos>> {
+    fn walk(&mut self, b: &mut Board, budget: u16, vct: bool) -> Option<Vec<Pos>> {
         self.aborted = false;
         self.node_limit = self.nodes.saturating_add(self.node_limit);
         let mut line = Vec::new();
@@ -1546,7 +1496,7 @@ impl ThreatSolver {
                 line.push(f.as_slice()[0]);
                 break true;
             }
-            let Some(m) = self.attack_move(b, budget, vct, ctl) else {
+            let Some(m) = self.attack_move(b, budget, vct) else {
                 break false;
             };
             line.push(m);
@@ -1576,7 +1526,7 @@ impl ThreatSolver {
                 } else {
                     // Stopped (the clock, a stop command, the node limit): give up the
                     // line, but through the unmakes below, never straight out.
-                    let Some(r) = self.stubborn(b, k.as_slice().to_vec(), budget, vct, ctl) else {
+                    let Some(r) = self.stubborn(b, k.as_slice().to_vec(), budget, vct) else {
                         break false;
                     };
                     r
@@ -1586,7 +1536,7 @@ impl ThreatSolver {
                 made += 1;
             } else {
                 let start = self.moves.len();
-                if self.defence_candidates(b, a, budget, ctl).is_none() {
+                if self.defence_candidates(b, a, budget).is_none() {
                     self.moves.truncate(start);
                     break false;
                 }
@@ -1608,7 +1558,7 @@ impl ThreatSolver {
                         b.set_side_to_move(a);
                     }
                 } else {
-                    let Some(r) = self.stubborn(b, cands, budget, vct, ctl) else {
+                    let Some(r) = self.stubborn(b, cands, budget, vct) else {
                         break false;
                     };
                     line.push(r);
@@ -1625,7 +1575,7 @@ impl ThreatSolver {
     }
 
     /// The attacker's move at a proven node of the line.
-    fn attack_move(&mut self, b: &mut Board, budget: u16, vct: bool, ctl: Ctl) -> Option<Pos> {
+    fn attack_move(&mut self, b: &mut Board, budget: u16, vct: bool) -> Option<Pos> {
         let a = b.side_to_move();
         let d = a.opp();
         if b.count(d, Threat::Five) > 0 {
@@ -1657,9 +1607,9 @@ impl ThreatSolver {
             if attempt == 0 {
                 // Overwritten: prove this node again (its entry is stored anew).
                 let found = if vct {
-                    self.vct_attack(b, budget, ctl)
+                    self.vct_attack(b, budget)
                 } else {
-                    self.vcf_attack(b, budget, ctl)
+                    self.vcf_attack(b, budget)
                 };
                 found?;
             }
@@ -1668,21 +1618,14 @@ impl ThreatSolver {
     }
 
     /// Of the defender's replies (all proven lost), the one with the longest win.
-    fn stubborn(
-        &mut self,
-        b: &mut Board,
-        cands: Vec<Pos>,
-        budget: u16,
-        vct: bool,
-        ctl: Ctl,
-    ) -> Option<Pos> {
+    fn stubborn(&mut self, b: &mut Board, cands: Vec<Pos>, budget: u16, vct: bool) -> Option<Pos> {
         let mut best: Option<(u16, Pos)> = None;
         for r in cands {
             self.make(b, r);
             let l = if vct {
-                self.vct_attack(b, budget.saturating_sub(1), ctl)
+                self.vct_attack(b, budget.saturating_sub(1))
             } else {
-                self.vcf_attack(b, budget.saturating_sub(1), ctl)
+                self.vcf_attack(b, budget.saturating_sub(1))
             };
             b.unmake();
             let l = l?;

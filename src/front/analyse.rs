@@ -155,7 +155,7 @@ pub fn forced_win_line(board: &Board, analysis: &Lines) -> Option<ForcedWin> {
             .map(|l| (WinKind::Vcf, l))
             .or_else(|| {
                 solver
-                    .vct(&mut b, 35, SOLVER_VCT_NODES, None)
+                    .vct(&mut b, 35, SOLVER_VCT_NODES)
                     .map(|l| (WinKind::Vct, l))
             });
         if let Some((kind, line)) = found {

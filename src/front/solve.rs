@@ -172,7 +172,7 @@ pub fn run(opts: &Options) -> Result<()> {
 fn search(solver: &mut ThreatSolver, b: &mut Board, vct: bool, o: &Options) -> Option<Vec<Pos>> {
     if vct {
         let plies = o.max_plies.unwrap_or(VCT_PLIES);
-        solver.vct(b, plies, o.nodes.unwrap_or(VCT_NODES), None)
+        solver.vct(b, plies, o.nodes.unwrap_or(VCT_NODES))
     } else {
         let plies = o.max_plies.unwrap_or(VCF_PLIES);
         solver.vcf(b, plies, o.nodes.unwrap_or(VCF_NODES))

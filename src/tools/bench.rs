@@ -8,9 +8,9 @@ use crate::core::notation;
 use crate::core::types::{Pos, Rule};
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::tt::Tt;
+use crate::engine::StopToken;
 use crate::io::args::{self, ThreadsArgs};
 use crate::io::output::outln;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -148,17 +148,12 @@ pub fn run_search_threads(depth: i32, threads: usize) -> Vec<String> {
         };
         let r = if threads <= 1 {
             let tt = Arc::new(Tt::new(BENCH_HASH_MB << 20));
-            let mut s = Searcher::new(tt, Arc::new(AtomicBool::new(false)));
+            let mut s = Searcher::new(tt, StopToken::new());
             s.search(&board, &limits, &mut |_| {})
         } else {
             let mut e = crate::engine::Engine::new(BENCH_HASH_MB << 20);
             e.set_threads(threads);
-            e.think(
-                &board,
-                &limits,
-                &crate::engine::StopToken::new(),
-                &mut |_| {},
-            )
+            e.think(&board, &limits, &StopToken::new(), &mut |_| {})
         };
         total_nodes += r.nodes;
         mix(r.nodes);

@@ -14,8 +14,8 @@ use crate::engine::movegen;
 use crate::engine::search::{Limits, Params, Searcher};
 use crate::engine::time::Budget;
 use crate::engine::tt::Tt;
+use crate::engine::StopToken;
 use crate::io::output::outln;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -78,7 +78,7 @@ struct Side {
 impl Side {
     fn new(player: Player) -> Side {
         let tt = Arc::new(Tt::new(16 << 20));
-        let mut searcher = Searcher::new(tt, Arc::new(AtomicBool::new(false)));
+        let mut searcher = Searcher::new(tt, StopToken::new());
         searcher.params = player.params.clone();
         Side { player, searcher }
     }
