@@ -43,10 +43,14 @@ fn run_dir(dir: &Path, me: &str, opp: &str, games: &[(bool, &str, bool)]) {
     .unwrap();
 }
 
-/// Runs `scripts/pairs.sh` with `args`; returns its exit code, stdout and stderr.
-fn pairs(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+/// Runs `scripts/NAME` with `args`; returns its exit code, stdout and stderr.
+fn run_script<S: AsRef<std::ffi::OsStr>>(name: &str, args: &[S]) -> (Option<i32>, String, String) {
     let out = Command::new("bash")
-        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/pairs.sh"))
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("scripts")
+                .join(name),
+        )
         .args(args)
         .output()
         .expect("bash runs");
@@ -55,6 +59,11 @@ fn pairs(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
         String::from_utf8_lossy(&out.stdout).into_owned(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+/// Runs `scripts/pairs.sh` with `args`.
+fn pairs(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
+    run_script("pairs.sh", args)
 }
 
 /// Writes two runs (engine name and games, against "ref") into a fresh temporary
@@ -246,21 +255,7 @@ fn speed_compares_time_to_depth_and_refuses_different_trees() {
 /// status 2.
 #[test]
 fn windows_and_dist_scripts_answer_help_and_refuse_unknown_options() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts");
-    let run_script = |name: &str, arg: &str| {
-        let script = dir.join(name);
-        let o = Command::new("bash")
-            .arg(&script)
-            .arg(arg)
-            .output()
-            .expect("run bash");
-        (
-            o.status.code(),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
-    };
-    let run = |arg: &str| run_script("windows.sh", arg);
+    let run = |arg: &str| run_script("windows.sh", &[arg]);
     let (code, out, _) = run("--help");
     assert_eq!(code, Some(0));
     assert!(out.starts_with("Builds pbrain-fivefold.exe"), "{out}");
@@ -271,13 +266,13 @@ fn windows_and_dist_scripts_answer_help_and_refuse_unknown_options() {
     let (code, _, err) = run("--bogus");
     assert_eq!(code, Some(2));
     assert!(err.contains("unknown option '--bogus'"), "{err}");
-    let (code, out, _) = run_script("dist.sh", "--help");
+    let (code, out, _) = run_script("dist.sh", &["--help"]);
     assert_eq!(code, Some(0));
     assert!(
         out.contains("Usage: scripts/dist.sh [--install] [--no-test]"),
         "{out}"
     );
-    let (code, _, err) = run_script("dist.sh", "--bogus");
+    let (code, _, err) = run_script("dist.sh", &["--bogus"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("unknown option '--bogus'"), "{err}");
 }
