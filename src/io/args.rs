@@ -4,7 +4,7 @@
 //! are [`PositionArgs`](crate::io::position::PositionArgs), the colour switches
 //! [`AnsiArgs`](crate::io::term::AnsiArgs).
 
-use crate::core::types::Rule;
+use crate::core::types::{Rule, MAX_SIZE, MIN_SIZE};
 use std::fmt::Display;
 use std::str::FromStr;
 use std::time::Duration;
@@ -64,9 +64,10 @@ pub fn hash_mb(s: &str) -> Result<usize, String> {
     number_in(s, 1, 65_536)
 }
 
-/// A square board's side for the tools that make their own openings: 5 to 32.
+/// A square board's side for the tools that make their own openings: the sizes a
+/// [`Board`](crate::core::board::Board) takes, [`MIN_SIZE`] to [`MAX_SIZE`] (5 to 32).
 pub fn board_size(s: &str) -> Result<usize, String> {
-    number_in(s, 5, 32)
+    number_in(s, MIN_SIZE, MAX_SIZE)
 }
 
 /// `--threads N`: search threads, 1 by default.
