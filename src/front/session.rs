@@ -812,24 +812,26 @@ impl Session {
             | "nbest_sym" | "checkmate" | "vcthread" | "thread_split_depth" | "start_depth" => {
                 log::debug!("INFO {key} ignored")
             }
-            // The search's tunable parameters, by their names (see engine::params).
-            name if params::find(name).is_some() => {
-                let range = params::find(name).map_or((0, 0), |p| (p.min, p.max));
-                let v = number()?;
-                let v = i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
-                let mut e = self.engine();
-                let mut p = e.params().clone();
-                let set = p.set(name, v)?;
-                e.set_params(p);
-                drop(e);
-                if set != v {
-                    self.pending.push(format!(
-                        "MESSAGE INFO {name}: {v} is outside {}..{}, set to {set}",
-                        range.0, range.1
-                    ));
+            // The search's tunable parameters, by their names (see engine::params); any
+            // other key is ignored.
+            _ => match params::find(key) {
+                Some(param) => {
+                    let v = number()?;
+                    let v = i64::try_from(v).unwrap_or(if v < 0 { i64::MIN } else { i64::MAX });
+                    let mut e = self.engine();
+                    let mut p = e.params().clone();
+                    let set = p.set(param.name, v)?;
+                    e.set_params(p);
+                    drop(e);
+                    if set != v {
+                        self.pending.push(format!(
+                            "MESSAGE INFO {key}: {v} is outside {}..{}, set to {set}",
+                            param.min, param.max
+                        ));
+                    }
                 }
-            }
-            _ => log::info!("unknown INFO key '{key}' ignored"),
+                None => log::info!("unknown INFO key '{key}' ignored"),
+            },
         }
         Ok(())
     }
