@@ -5,7 +5,14 @@
 //! `Five` wins, `Forbidden` is a certain foul (overline or double four), and a renju
 //! `DoubleThree` is a foul only if at least two of its threes are *real*: a three is real
 //! when one of the squares that turn it into a straight four is itself legal for black,
-//! checked recursively with the three's stone on the board.
+//! checked recursively with the three's stone on the board, and does not make a five on
+//! another line.
+//!
+//! That last clause is how Gomocup's arbiter reads the rule. Piskvork's foul checker,
+//! which judges Gomocup's renju games, does not count a three whose only straight-four
+//! squares would give black a five elsewhere: black would simply win there, so the
+//! three never becomes a straight four. `tests/arbiter.rs` checks every square of
+//! thousands of positions against a port of that checker.
 //!
 //! [`reference`](mod@reference) is a slow, obviously correct implementation that scans the raw stones;
 //! tests cross-check the fast path against it on many random positions.
@@ -100,7 +107,10 @@ fn real_threes(b: &mut Board, p: Pos, pats: &[Pat; 4]) -> u32 {
             }
             // Would a black stone at q turn p's line into a straight four?
             let with_q = key + crate::core::types::cell::BLACK as u32 * key_weight(k);
-            if t.pat(with_q, Color::Black) == Pat::OpenFour && !is_forbidden(b, q) {
+            if t.pat(with_q, Color::Black) == Pat::OpenFour
+                && b.threat(q, Color::Black) != Threat::Five
+                && !is_forbidden(b, q)
+            {
                 real += 1;
                 break;
             }
@@ -385,8 +395,12 @@ pub mod reference {
                             == 5
                 };
                 self.set(ex, ey, None);
-                // The completing square must itself be legal with (x, y) on the board.
-                if straight && !self.is_forbidden(ex, ey) {
+                // The completing square must itself be legal with (x, y) on the board,
+                // and must not make a five elsewhere (Piskvork's reading, see the module).
+                if straight
+                    && !self.makes_five(ex, ey, Color::Black)
+                    && !self.is_forbidden(ex, ey)
+                {
                     return true;
                 }
             }
