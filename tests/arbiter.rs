@@ -7,6 +7,8 @@
 //! renju==0.1.0`; `.ci/run` installs it where PyPI can be reached). Where it is missing
 //! the test says so on stderr and passes: the pinned diagrams below run everywhere.
 
+mod common;
+
 use fivefold::core::rng::{Rng, XorShift64};
 use fivefold::core::rules::{self, reference::Grid};
 use fivefold::{Board, Color, Pos, Rule};
@@ -136,7 +138,11 @@ fn diagram(n: usize, cells: &str, mark: usize) -> String {
     for y in 0..n {
         for x in 0..n {
             let i = y * n + x;
-            s.push(if i == mark { '*' } else { cells.as_bytes()[i] as char });
+            s.push(if i == mark {
+                '*'
+            } else {
+                cells.as_bytes()[i] as char
+            });
             s.push(' ');
         }
         s.push('\n');
@@ -154,9 +160,10 @@ fn fouls_agree_with_gomocups_arbiter() {
     let theirs = match arbiter(&positions) {
         Ok(lines) => lines,
         Err(why) => {
-            eprintln!(
-                "SKIPPED fouls_agree_with_gomocups_arbiter: {why}\n\
-                 (install the arbiter with: python3 -m pip install renju==0.1.0)"
+            common::say_skipped(
+                "fouls_agree_with_gomocups_arbiter",
+                &why,
+                "python3 -m pip install renju==0.1.0",
             );
             return;
         }

@@ -260,7 +260,7 @@ fn windows_and_dist_scripts_answer_help_and_refuse_unknown_options() {
     assert_eq!(code, Some(0));
     assert!(out.starts_with("Builds pbrain-fivefold.exe"), "{out}");
     assert!(
-        out.contains("Usage: scripts/windows.sh [--install] [--test]"),
+        out.contains("Usage: scripts/windows.sh [--install] [--wine] [--test]"),
         "{out}"
     );
     let (code, _, err) = run("--bogus");

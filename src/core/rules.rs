@@ -397,9 +397,7 @@ pub mod reference {
                 self.set(ex, ey, None);
                 // The completing square must itself be legal with (x, y) on the board,
                 // and must not make a five elsewhere (Piskvork's reading, see the module).
-                if straight
-                    && !self.makes_five(ex, ey, Color::Black)
-                    && !self.is_forbidden(ex, ey)
+                if straight && !self.makes_five(ex, ey, Color::Black) && !self.is_forbidden(ex, ey)
                 {
                     return true;
                 }

@@ -284,3 +284,14 @@ pub fn run_with_input(args: &[&str], input: &str) -> Run {
         err: String::from_utf8_lossy(&o.stderr).into_owned(),
     }
 }
+
+/// Says on the test process's own stderr that a test is skipped and why. The test
+/// harness captures `eprintln!` and shows it only for failing tests; a skip must be
+/// seen in an ordinary `cargo test` run, so this writes past the capture.
+pub fn say_skipped(test: &str, why: &str, setup: &str) {
+    use std::io::Write as _;
+    let _ = writeln!(
+        std::io::stderr(),
+        "SKIPPED {test}: {why}\n    (to run it: {setup})"
+    );
+}
