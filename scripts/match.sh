@@ -12,9 +12,19 @@
 #              OUT = directory for the logs (default: a new temporary directory),
 #              THREADS = search threads per engine (default 1, sent as INFO thread_num),
 #              THREADS_A / THREADS_B = the same for one engine only (default THREADS),
-#              SEED = seed of the openings (default 7; change it for a fresh set).
-# Openings: GAMES/2 balanced 3-stone openings generated with `FIVEFOLD openings`, each played
-# with both colours (-repeat). Nothing is downloaded or built here.
+#              SEED = seed of the openings (default 7; change it for a fresh set),
+#              OPENINGS = a file of openings to play instead of generated ones, one per
+#                         line, in c-gomoku-cli's `pos` (h8i9j7) or `offset` (0,0, 1,1)
+#                         format, e.g. ../shared/openings/spread_freestyle_15x15.pos.txt;
+#                         played in file order, each with both colours: GAMES = 2 x lines
+#                         plays each once,
+#              SPRT = c-gomoku-cli's sequential test, e.g. "elo0=0 elo1=10 alpha=0.05
+#                         beta=0.05": the match stops when it decides (A better by elo1,
+#                         or not better than elo0) or after GAMES games.
+# Openings: without OPENINGS, GAMES/2 balanced 3-stone openings generated with
+# `FIVEFOLD openings` near the centre, each played with both colours (-repeat). Strength
+# claims use spread-out openings (OPENINGS) as well, never generated ones alone.
+# Nothing is downloaded or built here.
 set -euo pipefail
 A=$(realpath "$1"); B=$(realpath "$2")
 GAMES=${3:-100}; TC=${4:-0/0.5}; RULE=${5:-0}; SIZE=${6:-15}; CONC=${7:-1}
@@ -23,13 +33,23 @@ CLI=${CGOMOKU:-$(command -v c-gomoku-cli || true)}
 GEN=${FIVEFOLD:-$A}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
-"$GEN" openings --count $(( (GAMES + 1) / 2 )) --size "$SIZE" --rule "$RULE" --seed "${SEED:-7}" --format offset > "$OUT/openings.txt"
+if [ -n "${OPENINGS:-}" ]; then
+  [ -s "$OPENINGS" ] || { echo "match.sh: no openings in '$OPENINGS'" >&2; exit 2; }
+  grep -v '^[[:space:]]*$' "$OPENINGS" > "$OUT/openings.txt"
+  if head -n 1 "$OUT/openings.txt" | grep -qE '^[a-zA-Z][0-9]'; then TYPE=pos; else TYPE=offset; fi
+else
+  "$GEN" openings --count $(( (GAMES + 1) / 2 )) --size "$SIZE" --rule "$RULE" --seed "${SEED:-7}" --format offset > "$OUT/openings.txt"
+  TYPE=offset
+fi
+# -sprt takes its settings as separate words.
+read -r -a SPRT_ARGS <<< "${SPRT:-}"
+[ ${#SPRT_ARGS[@]} -gt 0 ] && SPRT_ARGS=(-sprt "${SPRT_ARGS[@]}")
 NA=$(basename "$(dirname "$A")")-$(basename "$A"); NB=$(basename "$(dirname "$B")")-$(basename "$B")
 [ "$NA" = "$NB" ] && NB="$NB-b"
 TA=${THREADS_A:-${THREADS:-1}}; TB=${THREADS_B:-${THREADS:-1}}
 (cd "$OUT" && "$CLI" -engine "name=$NA" "cmd=$A" "thread=$TA" -engine "name=$NB" "cmd=$B" "thread=$TB" -each "tc=$TC" \
   -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency "$CONC" -drawafter $((SIZE * SIZE)) \
-  -openings "file=$OUT/openings.txt" type=offset order=sequential \
+  -openings "file=$OUT/openings.txt" "type=$TYPE" order=sequential ${SPRT_ARGS[@]+"${SPRT_ARGS[@]}"} \
   -sgf games.sgf -pgn games.pgn -msg messages.txt > match.out 2>&1) || true
 # Time forfeits are listed too. A game lost at START (a "time forfeit" with no move after the
 # opening, e.g. Rapfi 0.43 answering "ERROR Unknown command: 15", printed here as an "output
