@@ -35,6 +35,14 @@ cp target/release/pbrain-fivefold dist/linux/
 cp target/windows/pbrain-fivefold.exe target/windows/pbrain-fivefold-avx2.exe dist/windows/
 cp LICENSE dist/
 
+if [ -n "$test" ]; then
+  checked="  Both builds were checked under wine before this package was made: a protocol
+  conversation, the bench, a match against the Linux build in every rule, the 350 MB
+  limit, Gomocup's time controls, the process suspended between moves, and renju's
+  draw at 200 moves (tests/windows.rs)."
+else
+  checked="  This package was made with --no-test: the builds were not run under wine."
+fi
 cat > dist/README.txt <<EOF
 Fivefold $version ($commit), a Gomoku and Renju engine. Bench: $bench nodes.
 
@@ -61,6 +69,8 @@ Gomocup: hand in gomocup/pbrain-fivefold.zip. It holds pbrain-fivefold.exe, the 
   INFO max_memory and keeps its table inside it (Gomocup's limit is 350 MB), plays every
   rule of the Gomocup protocol (freestyle, exact five, renju, caro) and keeps to
   timeout_turn, timeout_match and time_left. It keeps no files and needs no folder.
+  Renju fouls are judged as Piskvork's checker judges them.
+$checked
 EOF
 
 # The Gomocup zip: the AVX2 build under the name the manager runs.
