@@ -112,25 +112,11 @@ done
 
 # Debian's wine 8 lacks ProcessPrng in bcryptprimitives.dll, which Rust's standard
 # library calls on Windows 10 and later (real Windows has it). A small stand-in built
-# with MinGW, beside the .exe files in target/windows/wine/, serves for the tests only;
-# it is not part of what ships.
+# with MinGW (scripts/processprng.c), beside the .exe files in target/windows/wine/,
+# serves for the tests only; it is not part of what ships.
 run=target/windows/wine
 mkdir -p "$run"
-cat > "$run/shim.c" <<'EOF'
-#include <windows.h>
-#include <ntsecapi.h>
-/* ProcessPrng as Windows 10+ exports it, on top of RtlGenRandom. */
-__declspec(dllexport) BOOL WINAPI ProcessPrng(PBYTE data, SIZE_T len) {
-    while (len > 0) {
-        ULONG n = len > 0x10000000 ? 0x10000000 : (ULONG)len;
-        if (!RtlGenRandom(data, n)) return FALSE;
-        data += n;
-        len -= n;
-    }
-    return TRUE;
-}
-EOF
-x86_64-w64-mingw32-gcc -O2 -shared -o "$run/bcryptprimitives.dll" "$run/shim.c" -ladvapi32
+x86_64-w64-mingw32-gcc -O2 -shared -o "$run/bcryptprimitives.dll" scripts/processprng.c -ladvapi32
 cp "$out/pbrain-fivefold.exe" "$out/pbrain-fivefold-avx2.exe" "$run/"
 wine=/usr/lib/wine/wine64
 [ -x "$wine" ] || wine=$(command -v wine64 || command -v wine)

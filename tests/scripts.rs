@@ -250,7 +250,7 @@ fn speed_compares_time_to_depth_and_refuses_different_trees() {
     assert!(text.contains("different trees"), "{text}");
 }
 
-/// `scripts/windows.sh` and `scripts/dist.sh` read their options before they look for
+/// `scripts/windows.sh`, `scripts/dist.sh` and `scripts/piskvork.sh` read their options before they look for
 /// packages or build anything: `--help` prints the usage, anything else is refused with
 /// status 2.
 #[test]
@@ -273,6 +273,15 @@ fn windows_and_dist_scripts_answer_help_and_refuse_unknown_options() {
         "{out}"
     );
     let (code, _, err) = run_script("dist.sh", &["--bogus"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("unknown option '--bogus'"), "{err}");
+    let (code, out, _) = run_script("piskvork.sh", &["--help"]);
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("Usage: scripts/piskvork.sh [--source DIR] [--install] [options]"),
+        "{out}"
+    );
+    let (code, _, err) = run_script("piskvork.sh", &["--bogus"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("unknown option '--bogus'"), "{err}");
 }
