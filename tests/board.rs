@@ -238,16 +238,19 @@ fn renju_false_three_is_not_a_foul() {
     assert!(rules::is_forbidden(&mut b, at(5, 4)), "f5 is an overline");
     assert!(!rules::is_forbidden(&mut b, at(4, 4)));
     assert!(!Grid::from_board(&b).is_forbidden(4, 4));
-    // Without the stone at f6 the column square makes exactly five, the three is real
-    // and e5 is a double three.
-    let real = false_three.replacen(
+    // Without the stone at f6, f5 makes exactly five on column f: black would win there,
+    // so as Gomocup's arbiter (Piskvork) reads the rule the three still cannot become a
+    // straight four, and e5 stays legal (tests/arbiter.rs checks the reading, and has a
+    // three that is real).
+    let five = false_three.replacen(
         ". . . . . X . . . . .\n        . . . . . .",
         ". . . . . . . . . . .\n        . . . . . .",
         1,
     );
-    let mut b = board(Rule::Renju, &real);
-    assert!(rules::is_forbidden(&mut b, at(4, 4)));
-    assert!(Grid::from_board(&b).is_forbidden(4, 4));
+    let mut b = board(Rule::Renju, &five);
+    assert_eq!(b.threat(at(5, 4), Color::Black), Threat::Five);
+    assert!(!rules::is_forbidden(&mut b, at(4, 4)));
+    assert!(!Grid::from_board(&b).is_forbidden(4, 4));
 }
 
 #[test]
