@@ -448,12 +448,14 @@ impl Board {
     /// `p` is on one of its lines within five steps, and then one lookup for that line
     /// tells. Where that reasoning does not hold (a renju black double four, a foul,
     /// becomes an open four when one of its fours is blocked: so wherever black has a
-    /// foul square; caro; `c` has a five square) or the list is not complete, the full
-    /// count answers.
+    /// foul square; likewise a renju black open four with two open threes, classed as a
+    /// double three, becomes an open four when one three is blocked; caro; `c` has a
+    /// five square) or the list is not complete, the full count answers.
     pub fn open_four_left_after(&mut self, p: Pos, c: Color, squares: &[Pos]) -> bool {
         let t = Threat::OpenFour;
         if self.rule == Rule::Caro
             || self.count(c, Threat::Forbidden) > 0
+            || (self.rule == Rule::Renju && self.count(c, Threat::DoubleThree) > 0)
             || self.count(c, Threat::Five) > 0
             || squares.len() != self.count(c, t) as usize
         {
