@@ -470,19 +470,21 @@ impl Searcher {
             line.first()
                 .is_some_and(|p| root.iter().any(|m| m.pos == *p))
         };
-        // Node limits. With a clock, time is what bounds the solver (see root_threats);
-        // without one, the nodes follow the search's own node limit or its depth, so a
-        // shallow or node-limited search is not swamped by its threat search.
+        // Node limits. The search's own node limit, where there is one, bounds them, so a
+        // node-limited search is not swamped by its threat search (with a clock as well:
+        // a manager's `INFO max_node` holds however long the turn). Otherwise, with a
+        // clock, time is what bounds the solver (see root_threats); with neither, the
+        // search's depth.
         let (vcf_nodes, vct_nodes, defence_nodes) = match (limits.budget, limits.max_nodes) {
-            (Some(bu), _) => (
-                ROOT_VCF_NODES,
-                (bu.hard.as_millis() as u64 * self.params.vct_share).clamp(2_000, ROOT_VCT_NODES),
-                ROOT_DEFENCE_NODES,
-            ),
-            (None, Some(n)) => (
+            (_, Some(n)) => (
                 (n / 4).clamp(100, ROOT_VCF_NODES),
                 (n / 4).clamp(100, ROOT_VCT_NODES),
                 (n / 40).clamp(20, ROOT_DEFENCE_NODES),
+            ),
+            (Some(bu), None) => (
+                ROOT_VCF_NODES,
+                (bu.hard.as_millis() as u64 * self.params.vct_share).clamp(2_000, ROOT_VCT_NODES),
+                ROOT_DEFENCE_NODES,
             ),
             (None, None) => {
                 let d = limits.max_depth.unwrap_or(MAX_DEPTH).max(1) as u64;
