@@ -2,10 +2,12 @@
 //! signature ([`bench`](mod@bench)), games between search settings ([`selfplay`]), balanced openings
 //! for match runners ([`openings`]), fitting the evaluation weights ([`tune`]), puzzle
 //! suites ([`puzzles`]), what recorded players' moves make and block ([`style`]), and
-//! the binary format of training positions for a learned evaluation ([`data`]).
+//! training data for a learned evaluation: self-play positions ([`datagen`]) in a
+//! binary format ([`data`]).
 
 pub mod bench;
 pub mod data;
+pub mod datagen;
 pub mod openings;
 pub mod puzzles;
 pub mod selfplay;
