@@ -8,7 +8,7 @@
 
 use clap::{Parser, Subcommand};
 use fivefold::front::{analyse, play, solve};
-use fivefold::tools::{bench, openings, puzzles, selfplay, style, tune};
+use fivefold::tools::{bench, datagen, openings, puzzles, selfplay, style, tune};
 use std::process::ExitCode;
 
 /// Fivefold, a Gomoku and Renju engine. With no command it speaks the Gomocup (Piskvork)
@@ -52,6 +52,8 @@ enum Command {
     Tune(tune::Options),
     /// What each player's moves make and block, over recorded games
     Style(style::Options),
+    /// Self-play training positions for a learned evaluation, in a binary file
+    Datagen(datagen::Options),
 }
 
 fn main() -> ExitCode {
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         Some(Command::Openings(o)) => finish(openings::run(&o)),
         Some(Command::Tune(o)) => finish(tune::run(&o)),
         Some(Command::Style(o)) => finish(style::run(&o)),
+        Some(Command::Datagen(o)) => finish(datagen::run(&o)),
     }
 }
 
@@ -136,6 +139,7 @@ mod tests {
             &["x", "openings"],
             &["x", "tune"],
             &["x", "style", "--sgf", "g.sgf"],
+            &["x", "datagen", "--out", "d.data"],
         ] {
             if let Err(e) = Cli::try_parse_from(args) {
                 panic!("{args:?}: {e}");

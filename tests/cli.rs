@@ -1,6 +1,6 @@
 //! The command line: every subcommand's `--help`, mistakes that stop with exit status 2
 //! and a message on stderr, and short real runs of the tools that have no other test of
-//! their command line (selfplay, openings, tune, puzzles).
+//! their command line (selfplay, openings, tune, puzzles; `datagen` has its own suite).
 
 mod common;
 
@@ -9,7 +9,7 @@ use common::{run, Run};
 /// Every subcommand (and the `analyze` alias).
 const SUBCOMMANDS: &[&str] = &[
     "protocol", "play", "analyse", "analyze", "solve", "bench", "puzzles", "selfplay", "openings",
-    "tune", "style",
+    "tune", "style", "datagen",
 ];
 
 fn data(name: &str) -> String {
@@ -231,6 +231,38 @@ fn bad_values_are_refused() {
         (
             &["style", "--sgf", "g.sgf", "--rule", "chess"],
             "unknown rule 'chess'",
+        ),
+        (
+            &["datagen"],
+            "the following required arguments were not provided",
+        ),
+        (
+            &["datagen", "--out", "x.data", "--nodes", "0"],
+            "expected a number from 1 to 1000000000",
+        ),
+        (
+            &["datagen", "--out", "x.data", "--games", "0"],
+            "expected a number from 1 to 100000000",
+        ),
+        (
+            &["datagen", "--out", "x.data", "--threads", "0"],
+            "expected a number from 1 to 256",
+        ),
+        (
+            &["datagen", "--out", "x.data", "--size", "33"],
+            "expected a number from 5 to 32",
+        ),
+        (
+            &["datagen", "--out", "x.data", "--random-plies", "-1"],
+            "unexpected argument '-1'",
+        ),
+        (
+            &["datagen", "--out", "x.data", "--stones", "21"],
+            "expected a number from 0 to 20",
+        ),
+        (
+            &["datagen", "--out", "x.data", "--rule", "go"],
+            "unknown rule 'go'",
         ),
     ] {
         refused(args, msg);

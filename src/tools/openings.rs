@@ -40,6 +40,44 @@ pub fn pos_line(opening: &[Pos]) -> String {
         .collect()
 }
 
+/// Reads an opening in c-gomoku-cli's `pos` format, the inverse of [`pos_line`]: squares
+/// run together, black's first, each a letter for the column (`a` is x 0) and the row
+/// counted from 1 at the top (`a1` is the protocol square 0,0), as in `h4j5e4` or
+/// `a3d5e6e8f6f10`. Spaces between squares are allowed; letters may be capitals. This is
+/// not the `h8` notation of [`crate::core::notation`], whose rows count from the bottom.
+/// Returns the squares as `(x, y)`, or what is wrong with the line.
+pub fn parse_pos_line(
+    line: &str,
+    width: usize,
+    height: usize,
+) -> Result<Vec<(usize, usize)>, String> {
+    let mut out = Vec::new();
+    let mut chars = line
+        .trim()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_ascii_alphabetic() {
+            return Err(format!("'{c}' where a column letter was expected"));
+        }
+        let x = (c.to_ascii_lowercase() as u8 - b'a') as usize;
+        let mut digits = String::new();
+        while let Some(d) = chars.next_if(char::is_ascii_digit) {
+            digits.push(d);
+        }
+        let row: usize = match digits.parse() {
+            Ok(r) if digits.len() <= 2 => r,
+            _ => return Err(format!("column '{c}' is not followed by a row number")),
+        };
+        if x >= width || row == 0 || row > height {
+            return Err(format!("'{c}{row}' is outside the {width}x{height} board"));
+        }
+        out.push((x, row - 1));
+    }
+    Ok(out)
+}
+
 /// The same stones under the eight symmetries of the square around the centre: the
 /// smallest of the eight (black's stones sorted, then white's), so that symmetric openings compare equal.
 fn canonical(opening: &[Pos], size: usize) -> Vec<(i64, i64)> {
@@ -242,6 +280,33 @@ mod tests {
 
     fn p(x: usize, y: usize) -> Pos {
         Pos::new(x, y)
+    }
+
+    #[test]
+    fn pos_lines_read_back_as_written() {
+        assert_eq!(
+            parse_pos_line("a3d5e6e8f6f10", 15, 15),
+            Ok(vec![(0, 2), (3, 4), (4, 5), (4, 7), (5, 5), (5, 9)])
+        );
+        assert_eq!(parse_pos_line(" H8 i9 ", 15, 15), Ok(vec![(7, 7), (8, 8)]));
+        assert_eq!(parse_pos_line("", 15, 15), Ok(vec![]));
+        let o = [p(7, 7), p(0, 0), p(14, 14), p(3, 11)];
+        let xy: Vec<_> = o.iter().map(|q| (q.x(), q.y())).collect();
+        assert_eq!(parse_pos_line(&pos_line(&o), 15, 15), Ok(xy));
+        // Rows count from 1 at the top: a1 is 0,0 and o15 the opposite corner.
+        assert_eq!(pos_line(&[p(0, 0), p(14, 14)]), "a1o15");
+        for (bad, msg) in [
+            ("h", "not followed by a row number"),
+            ("h0", "outside the 15x15 board"),
+            ("h16", "outside the 15x15 board"),
+            ("p1", "outside the 15x15 board"),
+            ("h8,i9", "',' where a column letter"),
+            ("8h", "'8' where a column letter"),
+            ("h123", "not followed by a row number"),
+        ] {
+            let e = parse_pos_line(bad, 15, 15).unwrap_err();
+            assert!(e.contains(msg), "{bad}: {e}");
+        }
     }
 
     #[test]
