@@ -205,7 +205,7 @@ fn info_errors_are_reported_at_the_next_other_command() {
     }
     b.expect_silence();
     let bad = [
-        "INFO rule 7",
+        "INFO rule 12",
         "INFO timeout_turn abc",
         "INFO timeout_match -5",
         "INFO max_memory lots",
@@ -238,7 +238,7 @@ fn an_impossible_rule_leaves_the_rule_alone() {
     b.send("INFO rule 4");
     assert_eq!(b.ask("START 15"), "OK");
     b.send(&format!("YXBOARD\n{DOUBLE_THREE}\nDONE"));
-    b.send("INFO rule 7");
+    b.send("INFO rule 12");
     b.send("YXSHOWFORBID");
     assert!(b.line().starts_with("ERROR INFO rule"));
     let forbid = b.line();

@@ -141,15 +141,32 @@ impl Rule {
         Rule::CaroExact,
     ];
 
-    /// Parses the protocol's `INFO rule` number.
+    /// Parses the protocol's `INFO rule` value. Gomocup defines it as a bit mask: 1 exact
+    /// five, 2 continuous game, 4 renju, 8 caro. Bit 2 is about the manager (whether the
+    /// game goes on after a five) and changes nothing in how to play, so 3 is exact five
+    /// and 10 caro. Yixin-Board sends 2 alone for renju, and where the two readings clash
+    /// Yixin-Board's wins: 2 is renju (Gomocup's freestyle continuous game is played the
+    /// same way as freestyle, so only the renju reading changes play). Renju already makes
+    /// black's five exact, so the exact bit adds nothing to it (5 is renju). Renju with
+    /// caro (4 and 8 together), and values outside 0 to 15, are impossible: `None`.
     pub fn from_info(n: i64) -> Option<Rule> {
-        match n {
-            0 => Some(Rule::Freestyle),
-            1 => Some(Rule::Exact),
-            2 | 4 | 5 => Some(Rule::Renju),
-            8 => Some(Rule::Caro),
-            9 => Some(Rule::CaroExact),
-            _ => None,
+        const EXACT: i64 = 1;
+        const RENJU: i64 = 4;
+        const CARO: i64 = 8;
+        if !(0..=15).contains(&n) {
+            return None;
+        }
+        if n == 2 {
+            return Some(Rule::Renju);
+        }
+        let exact = n & EXACT != 0;
+        match (n & RENJU != 0, n & CARO != 0) {
+            (true, true) => None,
+            (true, false) => Some(Rule::Renju),
+            (false, true) if exact => Some(Rule::CaroExact),
+            (false, true) => Some(Rule::Caro),
+            (false, false) if exact => Some(Rule::Exact),
+            (false, false) => Some(Rule::Freestyle),
         }
     }
     /// The protocol number of this rule.
@@ -180,7 +197,8 @@ impl Rule {
             Rule::CaroExact => "caro-exact5",
         }
     }
-    /// Parses a rule by name or number (`freestyle`, `exact5`, `renju`, `caro`, `caro-exact5`, `0`…`9`).
+    /// Parses a rule by name or by its `INFO rule` value (`freestyle`, `exact5`, `renju`,
+    /// `caro`, `caro-exact5`, or a number as [`Rule::from_info`] reads it).
     pub fn parse(s: &str) -> Option<Rule> {
         let s = s.trim().to_ascii_lowercase();
         if let Ok(n) = s.parse::<i64>() {
@@ -268,6 +286,41 @@ pub fn symmetries() -> [Symmetry; 8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every value 0 to 15 of Gomocup's bit mask (1 exact, 2 continuous, 4 renju, 8
+    /// caro), with Yixin-Board's 2 for renju; everything else refused.
+    #[test]
+    fn info_rule_reads_gomocups_bit_mask() {
+        use Rule::*;
+        let expected = [
+            Some(Freestyle), // 0
+            Some(Exact),     // 1
+            Some(Renju),     // 2: Yixin-Board's renju
+            Some(Exact),     // 3: exact five, continuous game
+            Some(Renju),     // 4
+            Some(Renju),     // 5
+            Some(Renju),     // 6
+            Some(Renju),     // 7
+            Some(Caro),      // 8
+            Some(CaroExact), // 9
+            Some(Caro),      // 10
+            Some(CaroExact), // 11
+            None,            // 12: renju and caro
+            None,
+            None,
+            None,
+        ];
+        for (n, want) in expected.iter().enumerate() {
+            assert_eq!(Rule::from_info(n as i64), *want, "INFO rule {n}");
+        }
+        for n in [-1, 16, 17, 255, i64::MAX, i64::MIN] {
+            assert_eq!(Rule::from_info(n), None, "INFO rule {n}");
+        }
+        // Each rule's own number reads back as itself.
+        for r in Rule::ALL {
+            assert_eq!(Rule::from_info(r.info_number()), Some(r));
+        }
+    }
 
     /// `sees` is exactly "one of the forty squares whose line windows hold this one".
     #[test]

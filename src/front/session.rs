@@ -774,7 +774,7 @@ impl Session {
             "rule" => {
                 let v = number()?;
                 let rule = i64::try_from(v).ok().and_then(Rule::from_info).ok_or_else(|| {
-                    format!("INFO rule: {v} is not a supported rule (0 freestyle, 1 exact five, 2 or 4 renju, 8 caro, 9 caro with exact five)")
+                    format!("INFO rule: {v} is not a rule (a bit mask: 1 exact five, 2 continuous game, 4 renju, 8 caro; renju and caro together are impossible; 2 alone is renju)")
                 })?;
                 self.set_rule(rule)?;
             }
