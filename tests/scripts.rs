@@ -250,38 +250,29 @@ fn speed_compares_time_to_depth_and_refuses_different_trees() {
     assert!(text.contains("different trees"), "{text}");
 }
 
-/// `scripts/windows.sh`, `scripts/dist.sh` and `scripts/piskvork.sh` read their options before they look for
+/// The Windows, release and Piskvork scripts read their options before they look for
 /// packages or build anything: `--help` prints the usage, anything else is refused with
 /// status 2.
 #[test]
-fn windows_and_dist_scripts_answer_help_and_refuse_unknown_options() {
-    let run = |arg: &str| run_script("windows.sh", &[arg]);
-    let (code, out, _) = run("--help");
-    assert_eq!(code, Some(0));
+fn windows_dist_and_piskvork_scripts_answer_help_and_refuse_unknown_options() {
+    for (script, usage) in [
+        (
+            "windows.sh",
+            "Usage: scripts/windows.sh [--install] [--wine] [--test]",
+        ),
+        ("dist.sh", "Usage: scripts/dist.sh [--install] [--no-test]"),
+        (
+            "piskvork.sh",
+            "Usage: scripts/piskvork.sh [--source DIR] [--install] [options]",
+        ),
+    ] {
+        let (code, out, _) = run_script(script, &["--help"]);
+        assert_eq!(code, Some(0), "{script} --help");
+        assert!(out.contains(usage), "{script} --help:\n{out}");
+        let (code, _, err) = run_script(script, &["--bogus"]);
+        assert_eq!(code, Some(2), "{script} --bogus");
+        assert!(err.contains("unknown option '--bogus'"), "{script}: {err}");
+    }
+    let (_, out, _) = run_script("windows.sh", &["--help"]);
     assert!(out.starts_with("Builds pbrain-fivefold.exe"), "{out}");
-    assert!(
-        out.contains("Usage: scripts/windows.sh [--install] [--wine] [--test]"),
-        "{out}"
-    );
-    let (code, _, err) = run("--bogus");
-    assert_eq!(code, Some(2));
-    assert!(err.contains("unknown option '--bogus'"), "{err}");
-    let (code, out, _) = run_script("dist.sh", &["--help"]);
-    assert_eq!(code, Some(0));
-    assert!(
-        out.contains("Usage: scripts/dist.sh [--install] [--no-test]"),
-        "{out}"
-    );
-    let (code, _, err) = run_script("dist.sh", &["--bogus"]);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("unknown option '--bogus'"), "{err}");
-    let (code, out, _) = run_script("piskvork.sh", &["--help"]);
-    assert_eq!(code, Some(0));
-    assert!(
-        out.contains("Usage: scripts/piskvork.sh [--source DIR] [--install] [options]"),
-        "{out}"
-    );
-    let (code, _, err) = run_script("piskvork.sh", &["--bogus"]);
-    assert_eq!(code, Some(2));
-    assert!(err.contains("unknown option '--bogus'"), "{err}");
 }
