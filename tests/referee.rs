@@ -5,9 +5,8 @@
 
 mod common;
 
-use common::{expect_move, Brain};
-use fivefold::core::rules::{self, reference::Grid};
-use fivefold::{Board, Color, Pos, Rule};
+use common::{board_command, referee_move, Brain};
+use fivefold::{Board, Pos, Rule};
 use std::time::{Duration, Instant};
 
 /// How the referee sends each move to the engine to play next.
@@ -40,13 +39,8 @@ fn play_game(rule_number: i64, rule: Rule, size: usize, style: Style, turn_ms: u
             (Style::Turn, None) => e.ask("BEGIN"),
             (Style::Turn, Some(p)) => e.ask(&format!("TURN {},{}", p.x(), p.y())),
             (Style::Board, _) => {
-                let mut cmd = format!("INFO time_left {}\nBOARD\n", left[side.index()]);
-                for m in board.history() {
-                    let field = if m.color == side { 1 } else { 2 };
-                    cmd.push_str(&format!("{},{},{field}\n", m.pos.x(), m.pos.y()));
-                }
-                cmd.push_str("DONE");
-                e.ask(&cmd)
+                e.send(&format!("INFO time_left {}", left[side.index()]));
+                e.ask(&board_command(&board))
             }
         };
         let took = t.elapsed();
@@ -59,27 +53,7 @@ fn play_game(rule_number: i64, rule: Rule, size: usize, style: Style, turn_ms: u
             "{side:?} took {took:?} for move {} (limit {turn_ms} ms)",
             board.move_count() + 1
         );
-        let (x, y) = expect_move(&reply);
-        let p = board
-            .pos(x as i64, y as i64)
-            .unwrap_or_else(|| panic!("{x},{y} is off the board"));
-        assert!(
-            board.is_empty(p),
-            "{side:?} played on the occupied {x},{y}\n{board:?}"
-        );
-        if side == Color::Black && rule == Rule::Renju {
-            assert!(
-                !rules::is_forbidden(&mut board, p),
-                "black played the foul {x},{y}\n{board:?}"
-            );
-        }
-        let five = Grid::from_board(&board).makes_five(x as i32, y as i32, side);
-        board.make(p);
-        assert_eq!(
-            board.last_move_won(),
-            five,
-            "five detection disagrees at {x},{y}\n{board:?}"
-        );
+        let p = referee_move(&mut board, &reply);
         last = Some(p);
         if board.last_move_won() || board.is_full() {
             break;

@@ -13,7 +13,7 @@
 
 mod common;
 
-use common::{expect_move, forbid_squares, Brain};
+use common::{board_command, expect_move, forbid_squares, referee_move, Brain};
 use fivefold::core::rules::{self, reference::Grid};
 use fivefold::engine::time::{budget, Clock};
 use fivefold::tools::bench;
@@ -140,18 +140,10 @@ fn with_wine(test: &str, body: impl Fn(&Wine, &str)) {
     }
 }
 
-/// Sends a `BOARD` command for `b` from the side to move's point of view and returns
-/// the reply and how long it took.
+/// Sends the `BOARD` command for `b` and returns the reply and how long it took.
 fn ask_board(e: &mut Brain, b: &Board) -> (String, Duration) {
-    let side = b.side_to_move();
-    let mut cmd = String::from("BOARD\n");
-    for m in b.history() {
-        let field = if m.color == side { 1 } else { 2 };
-        cmd.push_str(&format!("{},{},{field}\n", m.pos.x(), m.pos.y()));
-    }
-    cmd.push_str("DONE");
     let t = Instant::now();
-    let reply = e.ask(&cmd);
+    let reply = e.ask(&board_command(b));
     (reply, t.elapsed())
 }
 
@@ -162,26 +154,6 @@ fn position(rule: Rule, moves: &[(usize, usize)]) -> Board {
         b.make(Pos::new(x, y));
     }
     b
-}
-
-/// Plays a reply on `b` after checking it as a referee would.
-fn referee(b: &mut Board, reply: &str) -> Pos {
-    let (x, y) = expect_move(reply);
-    let p = b
-        .pos(x as i64, y as i64)
-        .unwrap_or_else(|| panic!("{x},{y} is off the board"));
-    assert!(b.is_empty(p), "{x},{y} is occupied\n{}", b.to_diagram());
-    if b.side_to_move() == Color::Black && b.rule() == Rule::Renju {
-        assert!(
-            !rules::is_forbidden(b, p),
-            "black played the foul {x},{y}\n{}",
-            b.to_diagram()
-        );
-    }
-    let five = Grid::from_board(b).makes_five(x as i32, y as i32, b.side_to_move());
-    b.make(p);
-    assert_eq!(b.last_move_won(), five, "five detection at {x},{y}");
-    p
 }
 
 fn peak_memory(pid: u32) -> u64 {
@@ -214,7 +186,7 @@ fn a_protocol_conversation_under_wine() {
         e.send("INFO timeout_turn 500\nINFO timeout_match 60000\nINFO max_memory 367001600");
         let mut b = Board::new(15, 15, Rule::Renju).unwrap();
         let first = e.ask("BEGIN");
-        referee(&mut b, &first);
+        referee_move(&mut b, &first);
         b.make(
             b.pos(8, 8)
                 .filter(|&p| b.is_empty(p))
@@ -222,7 +194,7 @@ fn a_protocol_conversation_under_wine() {
         );
         let last = b.last_move().unwrap();
         let reply = e.ask(&format!("TURN {},{}", last.x(), last.y()));
-        referee(&mut b, &reply);
+        referee_move(&mut b, &reply);
         let (reply, _) = ask_board(&mut e, &position(Rule::Renju, &[(7, 7), (7, 8), (8, 7)]));
         expect_move(&reply);
         // Two double threes far apart, at c3 (2,2) and m13 (12,12); black to move. One
@@ -250,7 +222,7 @@ fn a_protocol_conversation_under_wine() {
             ],
         );
         let (reply, _) = ask_board(&mut e, &b);
-        referee(&mut b, &reply);
+        referee_move(&mut b, &reply);
         let expected: Vec<(usize, usize)> = rules::forbidden_squares(&mut b)
             .into_iter()
             .map(|p| (p.x(), p.y()))
@@ -403,7 +375,7 @@ fn a_process_suspended_between_moves_plays_on() {
             let (reply, took) = ask_board(&mut e, &b);
             left -= took.as_millis() as i64;
             assert!(took < Duration::from_millis(1_000), "{exe}: {took:?}");
-            referee(&mut b, &reply);
+            referee_move(&mut b, &reply);
             signal(e.pid(), "-STOP");
             std::thread::sleep(Duration::from_millis(1_000));
             signal(e.pid(), "-CONT");
@@ -443,7 +415,7 @@ fn renju_games_run_to_the_200_move_draw() {
         e.send("INFO timeout_turn 1000");
         let mut b2 = b.clone();
         let (reply, took) = ask_board(&mut e, &b2);
-        referee(&mut b2, &reply);
+        referee_move(&mut b2, &reply);
         assert!(took < Duration::from_millis(1_000), "{exe}: {took:?}");
         assert_eq!(b2.move_count(), 200);
         eprintln!("  move 200 in {took:?}");
@@ -525,7 +497,7 @@ fn a_match_against_the_linux_build() {
                     ["Windows", "Linux"][i],
                     b.move_count() + 1
                 );
-                referee(&mut b, &reply);
+                referee_move(&mut b, &reply);
                 if b.last_move_won() {
                     break i;
                 }

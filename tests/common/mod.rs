@@ -6,6 +6,8 @@
 
 #![allow(dead_code)]
 
+use fivefold::core::rules::{self, reference::Grid};
+use fivefold::{Board, Color, Pos, Rule};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -69,6 +71,51 @@ pub fn parse_xy(s: &str) -> Option<(usize, usize)> {
         return None;
     }
     Some((a.parse().ok()?, b.parse().ok()?))
+}
+
+/// The `BOARD` command for `b` (stones in move order, `1` the side to move's, `2` the
+/// other side's), ending with `DONE`.
+pub fn board_command(b: &Board) -> String {
+    let side = b.side_to_move();
+    let mut cmd = String::from("BOARD\n");
+    for m in b.history() {
+        let field = if m.color == side { 1 } else { 2 };
+        cmd.push_str(&format!("{},{},{field}\n", m.pos.x(), m.pos.y()));
+    }
+    cmd.push_str("DONE");
+    cmd
+}
+
+/// Checks a move reply as a referee would (on the board, on an empty square, never a
+/// renju foul for black, five detection agreeing with the slow reference rules) and
+/// plays it on `b`.
+pub fn referee_move(b: &mut Board, reply: &str) -> Pos {
+    let (x, y) = expect_move(reply);
+    let side = b.side_to_move();
+    let p = b
+        .pos(x as i64, y as i64)
+        .unwrap_or_else(|| panic!("{x},{y} is off the board"));
+    assert!(
+        b.is_empty(p),
+        "{side:?} played on the occupied {x},{y}\n{}",
+        b.to_diagram()
+    );
+    if side == Color::Black && b.rule() == Rule::Renju {
+        assert!(
+            !rules::is_forbidden(b, p),
+            "black played the foul {x},{y}\n{}",
+            b.to_diagram()
+        );
+    }
+    let five = Grid::from_board(b).makes_five(x as i32, y as i32, side);
+    b.make(p);
+    assert_eq!(
+        b.last_move_won(),
+        five,
+        "five detection disagrees at {x},{y}\n{}",
+        b.to_diagram()
+    );
+    p
 }
 
 /// A move reply, or a test failure saying what came instead.
