@@ -24,6 +24,7 @@ pub mod core;
 pub mod engine;
 pub mod front;
 pub mod io;
+pub mod nn;
 pub mod tools;
 
 pub use crate::core::board::Board;

@@ -8,7 +8,7 @@
 
 use clap::{Parser, Subcommand};
 use fivefold::front::{analyse, play, solve};
-use fivefold::tools::{bench, datagen, openings, puzzles, selfplay, style, tune};
+use fivefold::tools::{bench, datagen, openings, puzzles, selfplay, style, train, tune};
 use std::process::ExitCode;
 
 /// Fivefold, a Gomoku and Renju engine. With no command it speaks the Gomocup (Piskvork)
@@ -54,6 +54,8 @@ enum Command {
     Style(style::Options),
     /// Self-play training positions for a learned evaluation, in a binary file
     Datagen(datagen::Options),
+    /// Train the learned evaluation and policy on datagen files
+    Train(train::Options),
 }
 
 fn main() -> ExitCode {
@@ -88,6 +90,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(o)) => finish(tune::run(&o)),
         Some(Command::Style(o)) => finish(style::run(&o)),
         Some(Command::Datagen(o)) => finish(datagen::run(&o)),
+        Some(Command::Train(o)) => finish(train::run(&o)),
     }
 }
 

@@ -12,4 +12,5 @@ pub mod openings;
 pub mod puzzles;
 pub mod selfplay;
 pub mod style;
+pub mod train;
 pub mod tune;

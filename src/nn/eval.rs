@@ -1,0 +1,360 @@
+//! The network in the search: square vectors kept up to date as the board changes, and
+//! the value and policy read from them.
+//!
+//! Every empty square has, per point of view (black's and white's), its clipped vector:
+//! the sum of its five table rows ([`square_rows`]) held to `0..=QA`. Occupied squares
+//! count as zero. The pool of a point of view is the sum of its squares' vectors.
+//!
+//! A move changes the rows of the squares within five steps of it on its four lines (the
+//! threat classes see five steps), forty at most, and the square itself. So the
+//! [`Evaluator`] remembers the moves its vectors stand for, and when asked about a board,
+//! compares that list with the board's history: the squares around every move taken back
+//! or played since are computed again from the board as it is now, and the pools
+//! corrected by the differences. The search never has to tell it about moves (the threat
+//! solver plays thousands it never evaluates); a search that evaluates at most nodes
+//! costs one or two moves' squares per evaluation. More than [`MAX_DIRTY_MOVES`] moves
+//! apart, or another board, and every square is computed again.
+//!
+//! The table work is integer (`i16` rows summed in `i32`, which the compiler
+//! vectorises); the head after the pool is a few thousand floating-point operations.
+
+use crate::core::board::Board;
+use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS};
+use crate::nn::features::square_rows;
+use crate::nn::net::{wdl, Net, Set, DIM, POOL_DIV, QA};
+use std::sync::Arc;
+
+/// Score units per logit of the expected result (as the classical evaluation's fit,
+/// `tools::tune::SCALE`), so the search's margins mean the same with either evaluation.
+pub const SCORE_PER_LOGIT: f32 = 200.0;
+/// The evaluation is held within this (a proven result is far beyond it).
+pub const SCORE_LIMIT: Score = 4000;
+/// Moves between the evaluator's board and the one asked about beyond which every
+/// square is computed again rather than the squares around each move.
+pub const MAX_DIRTY_MOVES: usize = 6;
+
+/// One square's clipped vector seen from `view` under `set`.
+#[inline]
+pub fn square_vector(set: &Set, b: &Board, p: Pos, view: Color) -> [i16; DIM] {
+    let mut f = [0i32; DIM];
+    for r in square_rows(b, p, view) {
+        let row = &set.table[r];
+        for (a, &w) in f.iter_mut().zip(row.iter()) {
+            *a += w as i32;
+        }
+    }
+    f.map(|v| v.clamp(0, QA) as i16)
+}
+
+/// The search's score for win, draw and loss probabilities: the logit of the expected
+/// result, [`SCORE_PER_LOGIT`] units each, within [`SCORE_LIMIT`].
+pub fn score_of(wdl: [f32; 3]) -> Score {
+    let w = wdl[0] as f64 + 0.5 * wdl[1] as f64;
+    let l = wdl[2] as f64 + 0.5 * wdl[1] as f64;
+    let s = SCORE_PER_LOGIT as f64 * (w.max(1e-6) / l.max(1e-6)).ln();
+    (s.round() as Score).clamp(-SCORE_LIMIT, SCORE_LIMIT)
+}
+
+/// The network's evaluation of positions as a search visits them (see the module text).
+/// One per search thread.
+#[derive(Clone)]
+pub struct Evaluator {
+    net: Arc<Net>,
+    /// The board the vectors stand for: size, rule and moves.
+    shape: (usize, usize, Rule),
+    moves: Vec<(Pos, Color)>,
+    valid: bool,
+    /// Per point of view, per square index: the clipped vector.
+    vecs: [Vec<[i16; DIM]>; 2],
+    /// Per point of view: the sum of the vectors.
+    pool: [[i32; DIM]; 2],
+    /// Squares to compute again, and marks so each is listed once.
+    dirty: Vec<Pos>,
+    stamp: Vec<u32>,
+    epoch: u32,
+    /// The policy vector of the last evaluation, and the position it was for.
+    g: [f32; DIM],
+    g_for: Option<(u64, Color)>,
+}
+
+/// The value and policy vector of one position.
+#[derive(Clone, Copy, Debug)]
+pub struct Output {
+    pub wdl: [f32; 3],
+    pub score: Score,
+}
+
+impl Evaluator {
+    pub fn new(net: Arc<Net>) -> Evaluator {
+        Evaluator {
+            net,
+            shape: (0, 0, Rule::Freestyle),
+            moves: Vec::new(),
+            valid: false,
+            vecs: [vec![[0; DIM]; CELLS], vec![[0; DIM]; CELLS]],
+            pool: [[0; DIM]; 2],
+            dirty: Vec::with_capacity(64),
+            stamp: vec![0; CELLS],
+            epoch: 0,
+            g: [0.0; DIM],
+            g_for: None,
+        }
+    }
+
+    /// The network it evaluates with.
+    pub fn net(&self) -> &Arc<Net> {
+        &self.net
+    }
+
+    /// Whether the network plays this board's rule.
+    pub fn plays(&self, b: &Board) -> bool {
+        self.net.plays(b.rule())
+    }
+
+    /// Computes square `p` again from `b` for both points of view.
+    #[inline]
+    fn refresh_square(&mut self, b: &Board, p: Pos) {
+        let i = p.idx();
+        for view in [Color::Black, Color::White] {
+            let v = view.index();
+            let new = if b.is_empty(p) {
+                square_vector(self.net.set_for(view), b, p, view)
+            } else {
+                [0; DIM]
+            };
+            let old = &mut self.vecs[v][i];
+            for ((s, &n), &o) in self.pool[v].iter_mut().zip(new.iter()).zip(old.iter()) {
+                *s += n as i32 - o as i32;
+            }
+            *old = new;
+        }
+    }
+
+    /// Computes every square again.
+    fn refresh_all(&mut self, b: &Board) {
+        for v in 0..2 {
+            self.vecs[v].fill([0; DIM]);
+            self.pool[v] = [0; DIM];
+        }
+        for p in b.squares() {
+            self.refresh_square(b, p);
+        }
+        self.shape = (b.width(), b.height(), b.rule());
+        self.moves.clear();
+        self.moves
+            .extend(b.history().iter().map(|m| (m.pos, m.color)));
+        self.valid = true;
+    }
+
+    /// Brings the vectors to `b` (see the module text).
+    pub fn sync(&mut self, b: &Board) {
+        let h = b.history();
+        if !self.valid || self.shape != (b.width(), b.height(), b.rule()) {
+            return self.refresh_all(b);
+        }
+        let common = self
+            .moves
+            .iter()
+            .zip(h)
+            .take_while(|(a, m)| a.0 == m.pos && a.1 == m.color)
+            .count();
+        let changed = (self.moves.len() - common) + (h.len() - common);
+        if changed == 0 {
+            return;
+        }
+        if changed > MAX_DIRTY_MOVES {
+            return self.refresh_all(b);
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.fill(0);
+            self.epoch = 1;
+        }
+        self.dirty.clear();
+        let played = h[common..].iter().map(|m| m.pos);
+        let taken = self.moves[common..].iter().map(|m| m.0);
+        for p in played.chain(taken) {
+            for d in 0..4 {
+                for k in -5..=5 {
+                    let q = p.step(d, k);
+                    if b.cell(q) != cell::WALL && self.stamp[q.idx()] != self.epoch {
+                        self.stamp[q.idx()] = self.epoch;
+                        self.dirty.push(q);
+                    }
+                }
+            }
+        }
+        let dirty = std::mem::take(&mut self.dirty);
+        for &q in &dirty {
+            self.refresh_square(b, q);
+        }
+        self.dirty = dirty;
+        self.moves.truncate(common);
+        self.moves
+            .extend(h[common..].iter().map(|m| (m.pos, m.color)));
+    }
+
+    /// The pool of `view`, in floating point, as the head reads it.
+    fn pool_f(&self, view: Color) -> [f32; DIM] {
+        self.pool[view.index()].map(|s| s as f32 / (QA as f32 * POOL_DIV))
+    }
+
+    /// The value of `b` for the side to move, and the policy vector kept for
+    /// [`Evaluator::policy`].
+    pub fn evaluate(&mut self, b: &Board) -> Output {
+        self.sync(b);
+        let view = b.side_to_move();
+        let out = self.net.set_for(view).head.forward(&self.pool_f(view));
+        self.g = out.g;
+        self.g_for = Some((b.hash(), view));
+        let wdl = wdl(&out.logits);
+        Output {
+            wdl,
+            score: score_of(wdl),
+        }
+    }
+
+    /// The policy logit of empty square `p` in the position last evaluated (which must
+    /// be `b`: `None` otherwise).
+    #[inline]
+    pub fn policy(&self, b: &Board, p: Pos) -> Option<f32> {
+        let view = b.side_to_move();
+        if self.g_for != Some((b.hash(), view)) {
+            return None;
+        }
+        let v = &self.vecs[view.index()][p.idx()];
+        let dot: f32 = v.iter().zip(&self.g).map(|(&a, &g)| a as f32 * g).sum();
+        Some(dot / QA as f32)
+    }
+
+    /// The pools from scratch, for tests: what [`Evaluator::sync`] should have kept.
+    pub fn pools_from_scratch(&self, b: &Board) -> [[i32; DIM]; 2] {
+        let mut pool = [[0i32; DIM]; 2];
+        for p in b.squares().filter(|&p| b.is_empty(p)) {
+            for view in [Color::Black, Color::White] {
+                let v = square_vector(self.net.set_for(view), b, p, view);
+                for (s, &x) in pool[view.index()].iter_mut().zip(v.iter()) {
+                    *s += x as i32;
+                }
+            }
+        }
+        pool
+    }
+
+    /// The pools kept now.
+    pub fn pools(&self) -> [[i32; DIM]; 2] {
+        self.pool
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::core::rng::{Rng, XorShift64};
+    use crate::core::rules;
+    use crate::nn::features::ROWS;
+    use crate::nn::net::{sets_for, Head, HID};
+
+    /// A network of random weights for `rule`, the table in the range training gives.
+    pub(crate) fn random_net(rule: Rule, seed: u64) -> Net {
+        let mut rng = XorShift64::new(seed);
+        let mut u =
+            move |lo: f32, hi: f32| lo + (hi - lo) * (rng.next_u64() % 10_000) as f32 / 10_000.0;
+        let sets = (0..sets_for(rule).unwrap())
+            .map(|_| {
+                let table = (0..ROWS)
+                    .map(|_| [0; DIM].map(|_: i16| (u(-0.3, 0.45) * QA as f32) as i16))
+                    .collect();
+                let mut head = Head::zeros();
+                for part in head.parts_mut() {
+                    for v in part.iter_mut() {
+                        *v = u(-0.5, 0.5);
+                    }
+                }
+                assert_eq!(head.b1.len(), HID);
+                Set { table, head }
+            })
+            .collect();
+        Net { rule, sets }
+    }
+
+    /// Plays random legal moves near the stones until `n` are on the board or the game
+    /// ends.
+    pub(crate) fn random_moves(b: &mut Board, n: usize, rng: &mut impl Rng) {
+        while b.move_count() < n && rules::game_end(b).is_none() {
+            let near: Vec<Pos> = b.area(2).filter(|&p| b.is_empty(p)).collect();
+            let mut cands: Vec<Pos> = near
+                .into_iter()
+                .filter(|&p| rules::is_legal(b, p))
+                .collect();
+            if cands.is_empty() {
+                cands = b.squares().filter(|&p| b.is_empty(p)).collect();
+            }
+            if cands.is_empty() {
+                return;
+            }
+            b.make(cands[rng.below(cands.len())]);
+        }
+    }
+
+    #[test]
+    fn kept_pools_equal_pools_from_scratch_through_moves_and_takebacks() {
+        for (rule, size) in [
+            (Rule::Freestyle, 15),
+            (Rule::Renju, 15),
+            (Rule::Exact, 20),
+            (Rule::Freestyle, 7),
+        ] {
+            let net = Arc::new(random_net(rule, 7));
+            let mut e = Evaluator::new(net);
+            let mut rng = XorShift64::new(99);
+            for _ in 0..20 {
+                let mut b = Board::square(size, rule).unwrap();
+                let target = 1 + rng.below(40);
+                random_moves(&mut b, target, &mut rng);
+                // Walk around: take back a few, play others, evaluating now and then.
+                for step in 0..30 {
+                    if rng.chance(1, 2) && b.move_count() > 0 {
+                        for _ in 0..1 + rng.below(3) {
+                            b.unmake();
+                        }
+                    } else {
+                        let n = b.move_count() + 1 + rng.below(3);
+                        random_moves(&mut b, n, &mut rng);
+                    }
+                    if step % 3 != 1 {
+                        e.evaluate(&b);
+                        assert_eq!(
+                            e.pools(),
+                            e.pools_from_scratch(&b),
+                            "{rule:?} {size}\n{}",
+                            b.to_diagram()
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn scores_follow_the_expected_result() {
+        assert_eq!(score_of([0.5, 0.0, 0.5]), 0);
+        assert_eq!(score_of([0.0, 1.0, 0.0]), 0);
+        let s = score_of([0.731_058_6, 0.0, 0.268_941_4]);
+        assert!((s - SCORE_PER_LOGIT as Score).abs() <= 1, "{s}");
+        let sure = score_of([1.0, 0.0, 0.0]);
+        assert!(sure > 2000 && sure <= SCORE_LIMIT, "{sure}");
+        assert_eq!(score_of([0.0, 0.0, 1.0]), -sure);
+    }
+
+    #[test]
+    fn the_policy_is_only_read_for_the_position_evaluated() {
+        let mut e = Evaluator::new(Arc::new(random_net(Rule::Freestyle, 3)));
+        let mut b = Board::square(15, Rule::Freestyle).unwrap();
+        b.make(Pos::new(7, 7));
+        e.evaluate(&b);
+        assert!(e.policy(&b, Pos::new(8, 8)).is_some());
+        b.make(Pos::new(8, 8));
+        assert!(e.policy(&b, Pos::new(9, 9)).is_none());
+    }
+}

@@ -1,0 +1,369 @@
+//! The network's weights, their file format, and the head (the part after the table).
+//!
+//! A network is one or two weight *sets*: one for freestyle and exact five (colours play
+//! the same game), two for renju (black's point of view and white's). A set is a table
+//! of [`ROWS`] rows of [`DIM`] 16-bit integers ([`QA`] is 1.0) and a small floating-point
+//! head:
+//!
+//! - value: `pool` ([`DIM`] numbers, the clipped square vectors summed over the empty
+//!   squares, divided by [`POOL_DIV`]) → `h = relu(w1 · pool + b1)` ([`HID`]) →
+//!   `w2 · h + b2`: three logits, win, draw and loss for the side to move;
+//! - policy: `g = wp · h + bp` ([`DIM`]); a square's logit is its clipped vector dotted
+//!   with `g`.
+//!
+//! **File format** (version 1, little-endian): the 8 bytes `FIVENET` and a zero byte;
+//! `u16` version; `u8` rule (`INFO rule` number: 0, 1 or 4); `u8` sets (2 for renju,
+//! else 1); `u16` [`DIM`]; `u16` [`HID`]; `u32` [`ROWS`]; `u32` 0. Then per set the
+//! table (`ROWS * DIM` `i16`, row after row), then the head as `f32`: `w1` (`HID` rows
+//! of `DIM`), `b1`, `w2` (3 rows of `HID`), `b2`, `wp` (`DIM` rows of `HID`), `bp`.
+//! Last, the FNV-1a 64-bit hash of every byte before it, as a `u64`. `pbrain-fivefold
+//! train` writes it; the engine reads it from the binary ([`Net::embedded`]) or a file.
+
+use crate::core::types::{Color, Rule};
+use crate::nn::features::ROWS;
+use anyhow::{bail, ensure, Context, Result};
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+
+/// Width of a square's vector.
+pub const DIM: usize = 32;
+/// Width of the head's hidden layer.
+pub const HID: usize = 32;
+/// Table and activation units per 1.0.
+pub const QA: i32 = 1024;
+/// The pooled sum is divided by this before the head.
+pub const POOL_DIV: f32 = 32.0;
+/// The largest table entry in floating point (what `i16` holds at [`QA`]).
+pub const TABLE_LIMIT: f32 = 31.0;
+
+const MAGIC: &[u8; 8] = b"FIVENET\0";
+const VERSION: u16 = 1;
+const HEADER_BYTES: usize = 24;
+
+/// The head's weights (see the module text), row-major.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Head {
+    pub w1: Vec<f32>,
+    pub b1: Vec<f32>,
+    pub w2: Vec<f32>,
+    pub b2: Vec<f32>,
+    pub wp: Vec<f32>,
+    pub bp: Vec<f32>,
+}
+
+/// What the head computes from a pool, kept for the trainer's backward pass.
+#[derive(Clone, Debug)]
+pub struct HeadOut {
+    /// Hidden layer before the rectifier.
+    pub z1: [f32; HID],
+    /// Hidden layer.
+    pub h: [f32; HID],
+    /// Win, draw and loss logits.
+    pub logits: [f32; 3],
+    /// The policy vector.
+    pub g: [f32; DIM],
+}
+
+impl Head {
+    /// A head of zeros.
+    pub fn zeros() -> Head {
+        Head {
+            w1: vec![0.0; HID * DIM],
+            b1: vec![0.0; HID],
+            w2: vec![0.0; 3 * HID],
+            b2: vec![0.0; 3],
+            wp: vec![0.0; DIM * HID],
+            bp: vec![0.0; DIM],
+        }
+    }
+
+    /// The parameter arrays in file order.
+    pub fn parts(&self) -> [&Vec<f32>; 6] {
+        [&self.w1, &self.b1, &self.w2, &self.b2, &self.wp, &self.bp]
+    }
+
+    /// The parameter arrays in file order, to change.
+    pub fn parts_mut(&mut self) -> [&mut Vec<f32>; 6] {
+        [
+            &mut self.w1,
+            &mut self.b1,
+            &mut self.w2,
+            &mut self.b2,
+            &mut self.wp,
+            &mut self.bp,
+        ]
+    }
+
+    /// The head on a pool.
+    pub fn forward(&self, pool: &[f32; DIM]) -> HeadOut {
+        let mut z1 = [0f32; HID];
+        let mut h = [0f32; HID];
+        for j in 0..HID {
+            let row = &self.w1[j * DIM..(j + 1) * DIM];
+            z1[j] = self.b1[j] + row.iter().zip(pool).map(|(w, x)| w * x).sum::<f32>();
+            h[j] = z1[j].max(0.0);
+        }
+        let mut logits = [0f32; 3];
+        for (k, l) in logits.iter_mut().enumerate() {
+            let row = &self.w2[k * HID..(k + 1) * HID];
+            *l = self.b2[k] + row.iter().zip(&h).map(|(w, x)| w * x).sum::<f32>();
+        }
+        let mut g = [0f32; DIM];
+        for (i, gi) in g.iter_mut().enumerate() {
+            let row = &self.wp[i * HID..(i + 1) * HID];
+            *gi = self.bp[i] + row.iter().zip(&h).map(|(w, x)| w * x).sum::<f32>();
+        }
+        HeadOut { z1, h, logits, g }
+    }
+}
+
+/// Win, draw and loss probabilities from the head's logits.
+pub fn wdl(logits: &[f32; 3]) -> [f32; 3] {
+    let m = logits.iter().cloned().fold(f32::MIN, f32::max);
+    let e = logits.map(|l| (l - m).exp());
+    let s: f32 = e.iter().sum();
+    e.map(|x| x / s)
+}
+
+/// One weight set: the table and the head.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Set {
+    /// [`ROWS`] rows of [`DIM`].
+    pub table: Vec<[i16; DIM]>,
+    pub head: Head,
+}
+
+/// A network: the rule it was trained for and its weight sets.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Net {
+    pub rule: Rule,
+    pub sets: Vec<Set>,
+}
+
+/// How many weight sets a network for `rule` has, or `None` where the network has no
+/// form for the rule (caro: the classical evaluation plays it).
+pub fn sets_for(rule: Rule) -> Option<usize> {
+    match rule {
+        Rule::Freestyle | Rule::Exact => Some(1),
+        Rule::Renju => Some(2),
+        Rule::Caro | Rule::CaroExact => None,
+    }
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+impl Net {
+    /// The weight set that looks at the board from `view`'s side.
+    #[inline]
+    pub fn set_for(&self, view: Color) -> &Set {
+        &self.sets[view.index() % self.sets.len()]
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(HEADER_BYTES + self.sets.len() * ROWS * DIM * 2 + 9000);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.push(self.rule.info_number() as u8);
+        out.push(self.sets.len() as u8);
+        out.extend_from_slice(&(DIM as u16).to_le_bytes());
+        out.extend_from_slice(&(HID as u16).to_le_bytes());
+        out.extend_from_slice(&(ROWS as u32).to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        for set in &self.sets {
+            for row in &set.table {
+                for v in row {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+            for part in set.head.parts() {
+                for v in part {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+        let h = fnv1a(&out);
+        out.extend_from_slice(&h.to_le_bytes());
+        out
+    }
+
+    /// Reads a network file's bytes, checking everything the format fixes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Net> {
+        ensure!(
+            bytes.len() >= HEADER_BYTES + 8 && &bytes[..8] == MAGIC,
+            "not a Fivefold network file (no FIVENET header)"
+        );
+        let u16_at = |o: usize| u16::from_le_bytes([bytes[o], bytes[o + 1]]);
+        let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
+        let version = u16_at(8);
+        ensure!(
+            version == VERSION,
+            "network format version {version}, this build reads {VERSION}"
+        );
+        let rule_number = bytes[10];
+        let Some(rule) = Rule::from_info(rule_number as i64).filter(|r| sets_for(*r).is_some())
+        else {
+            bail!("network for INFO rule {rule_number}: no network form for that rule");
+        };
+        let sets = bytes[11] as usize;
+        ensure!(
+            Some(sets) == sets_for(rule),
+            "a {} network has {:?} weight sets, the file says {sets}",
+            rule.name(),
+            sets_for(rule)
+        );
+        let (dim, hid, rows) = (
+            u16_at(12) as usize,
+            u16_at(14) as usize,
+            u32_at(16) as usize,
+        );
+        ensure!(
+            (dim, hid, rows) == (DIM, HID, ROWS),
+            "network shape {dim}x{hid} with {rows} rows, this build's is {DIM}x{HID} with {ROWS}"
+        );
+        let head_len: usize = Head::zeros().parts().iter().map(|p| p.len()).sum();
+        let want = HEADER_BYTES + sets * (ROWS * DIM * 2 + head_len * 4) + 8;
+        ensure!(
+            bytes.len() == want,
+            "network file is {} bytes, its header says {want}",
+            bytes.len()
+        );
+        let body = &bytes[..want - 8];
+        let stored = u64::from_le_bytes(bytes[want - 8..].try_into().expect("8 bytes"));
+        ensure!(
+            fnv1a(body) == stored,
+            "network file is corrupt (checksum differs)"
+        );
+        let mut at = HEADER_BYTES;
+        let mut out = Vec::with_capacity(sets);
+        for _ in 0..sets {
+            let mut table = vec![[0i16; DIM]; ROWS];
+            for row in table.iter_mut() {
+                for v in row.iter_mut() {
+                    *v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+                    at += 2;
+                }
+            }
+            let mut head = Head::zeros();
+            for part in head.parts_mut() {
+                for v in part.iter_mut() {
+                    *v = f32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+                    ensure!(v.is_finite(), "network head holds a non-finite number");
+                    at += 4;
+                }
+            }
+            out.push(Set { table, head });
+        }
+        Ok(Net { rule, sets: out })
+    }
+
+    /// Reads a network file.
+    pub fn load(path: &Path) -> Result<Net> {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        Net::from_bytes(&bytes).with_context(|| format!("reading {}", path.display()))
+    }
+
+    /// Writes a network file.
+    pub fn save(&self, path: &Path) -> Result<()> {
+        std::fs::write(path, self.to_bytes()).with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// Whether this network plays `rule`.
+    pub fn plays(&self, rule: Rule) -> bool {
+        self.rule == rule
+    }
+}
+
+/// The network files built into the binary (from `src/nn/nets/`), one per rule that
+/// has one.
+const EMBEDDED: &[&[u8]] = &[];
+
+/// The environment variable naming a network file that replaces the built-in network of
+/// its rule, for experiments (every subcommand and the protocol read it).
+pub const NET_FILE_VAR: &str = "FIVEFOLD_NET";
+
+/// The networks the engine evaluates with where `use_net` is on: the ones built into the
+/// binary, the one in [`NET_FILE_VAR`] in place of its rule's. Read once; a file that
+/// does not read is reported on stderr and the built-in networks stay.
+pub fn available() -> &'static [Arc<Net>] {
+    static NETS: OnceLock<Vec<Arc<Net>>> = OnceLock::new();
+    NETS.get_or_init(|| {
+        let mut nets: Vec<Arc<Net>> = EMBEDDED
+            .iter()
+            .map(|bytes| Arc::new(Net::from_bytes(bytes).expect("a built-in network reads")))
+            .collect();
+        if let Some(path) = std::env::var_os(NET_FILE_VAR).filter(|p| !p.is_empty()) {
+            match Net::load(Path::new(&path)) {
+                Ok(net) => {
+                    log::info!(
+                        "{NET_FILE_VAR}: {} network from {}",
+                        net.rule.name(),
+                        Path::new(&path).display()
+                    );
+                    nets.retain(|n| n.rule != net.rule);
+                    nets.push(Arc::new(net));
+                }
+                Err(e) => {
+                    eprintln!("pbrain-fivefold: {NET_FILE_VAR}: {e:#}; using the built-in networks")
+                }
+            }
+        }
+        nets
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(rule: Rule) -> Net {
+        let mut x = 1u32;
+        let mut next = move || {
+            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+            x
+        };
+        let sets = (0..sets_for(rule).unwrap())
+            .map(|_| {
+                let table = (0..ROWS)
+                    .map(|_| [0; DIM].map(|_: i16| (next() >> 16) as i16))
+                    .collect();
+                let mut head = Head::zeros();
+                for part in head.parts_mut() {
+                    for v in part.iter_mut() {
+                        *v = (next() % 1000) as f32 / 100.0 - 5.0;
+                    }
+                }
+                Set { table, head }
+            })
+            .collect();
+        Net { rule, sets }
+    }
+
+    #[test]
+    fn files_read_back_and_damage_is_refused() {
+        for rule in [Rule::Freestyle, Rule::Exact, Rule::Renju] {
+            let net = sample(rule);
+            let bytes = net.to_bytes();
+            assert_eq!(Net::from_bytes(&bytes).unwrap(), net);
+            let mut bad = bytes.clone();
+            bad[HEADER_BYTES + 1000] ^= 1;
+            let e = Net::from_bytes(&bad).unwrap_err().to_string();
+            assert!(e.contains("checksum"), "{e}");
+            let e = Net::from_bytes(&bytes[..bytes.len() - 1])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("bytes"), "{e}");
+            assert!(Net::from_bytes(b"hello").is_err());
+        }
+        let mut renju_as_one = sample(Rule::Renju).to_bytes();
+        renju_as_one[11] = 1;
+        assert!(Net::from_bytes(&renju_as_one).is_err());
+    }
+}

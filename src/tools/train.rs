@@ -1,0 +1,908 @@
+//! `pbrain-fivefold train`: fits the network of [`crate::nn`] to `datagen` positions.
+//!
+//! A plain Rust trainer (no framework): the forward pass in floating point, the backward
+//! pass written out by hand, Adam. The network is the engine's own (the same rows,
+//! pooling and head, [`crate::nn::net::Head::forward`]); the engine's table is the
+//! trainer's rounded to 1/[`QA`].
+//!
+//! **Targets.** Value: the game's result for the side to move (win, draw or loss) mixed
+//! with the search's score (`σ(score / 200)` as win or loss, 200 being the evaluation's
+//! units per logit; a proven score is a certain win or loss), `--result-weight` of the
+//! first. Policy: the move the search chose. The loss is the value's cross-entropy plus
+//! `--policy-weight` times the policy's.
+//!
+//! **Symmetry.** The network is the same on all eight images of a position (mirror
+//! images of a line share a row and the four directions share the table), so there is
+//! nothing to gain from augmenting the data with them.
+//!
+//! **Reproducible.** The batch order comes from `--seed`; the gradient of a batch is
+//! summed in a fixed number of shards in a fixed order, so `--threads` changes the speed,
+//! never the result. One game in twenty (by a hash of its file and number) is held out,
+//! and the loss and accuracy on it are reported after each epoch.
+
+use crate::core::rng::{Rng, SplitMix64};
+use crate::core::types::{Color, Rule};
+use crate::io::args;
+use crate::nn::features::{square_rows, ROWS, ROWS_PER_SQUARE};
+use crate::nn::net::{sets_for, wdl, Head, Net, Set, DIM, HID, POOL_DIV, QA, TABLE_LIMIT};
+use crate::tools::data::{self, GameResult, Header, Record};
+use anyhow::{bail, ensure, Context, Result};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Shards a batch's gradient is summed in (fixed, so the thread count cannot change the
+/// sums' order).
+const SHARDS: usize = 4;
+/// One game in this many is held out for validation.
+const HOLD_OUT: u64 = 20;
+
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_help = "\
+Reads datagen files (all of one rule; any board sizes), trains, and writes the network
+file the engine loads (format: crate::nn::net, docs/network.md). Progress goes to stderr.
+The same files, options and --seed give the same network with any --threads.
+
+Example:
+  pbrain-fivefold train --data a.data --data b.data --out freestyle.fnet --epochs 8")]
+pub struct Options {
+    /// A datagen file (repeat for more)
+    #[arg(long = "data", value_name = "FILE", required = true)]
+    pub data: Vec<PathBuf>,
+    /// The network file to write
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Start from this network instead of random weights
+    #[arg(long, value_name = "FILE")]
+    pub init: Option<PathBuf>,
+    /// Passes over the training positions
+    #[arg(long, value_name = "N", default_value_t = 6, value_parser = |s: &str| args::number_in(s, 0usize, 1000))]
+    pub epochs: usize,
+    /// Positions per step
+    #[arg(long, value_name = "N", default_value_t = 512, value_parser = |s: &str| args::number_in(s, 1usize, 1_000_000))]
+    pub batch: usize,
+    /// Adam's learning rate (decays linearly to a tenth of it by the end)
+    #[arg(long, value_name = "X", default_value_t = 0.002, value_parser = args::positive)]
+    pub lr: f64,
+    /// Weight of the game's result in the value target (the rest is the search's score)
+    #[arg(long, value_name = "X", default_value_t = 0.5, value_parser = unit)]
+    pub result_weight: f64,
+    /// Weight of the policy's loss against the value's
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = unit_or_more)]
+    pub policy_weight: f64,
+    /// Use at most this many positions (the first ones read)
+    #[arg(long, value_name = "N")]
+    pub max_positions: Option<usize>,
+    /// Seed of the initial weights and the batch order
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = args::count)]
+    pub seed: u64,
+    /// Worker threads [default: the number of cores]
+    #[arg(long, value_name = "N", value_parser = args::threads)]
+    pub threads: Option<usize>,
+}
+
+fn unit(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number from 0 to 1")),
+    }
+}
+
+fn unit_or_more(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=100.0).contains(&v) => Ok(v),
+        _ => Err(format!("'{s}' is not a number from 0 to 100")),
+    }
+}
+
+/// The trainer's weights: the table in floating point, row after row, and the head.
+#[derive(Clone, Debug)]
+pub struct FloatSet {
+    pub table: Vec<f32>,
+    pub head: Head,
+}
+
+impl FloatSet {
+    fn zeros() -> FloatSet {
+        FloatSet {
+            table: vec![0.0; ROWS * DIM],
+            head: Head::zeros(),
+        }
+    }
+
+    fn random(rng: &mut impl Rng) -> FloatSet {
+        let mut u =
+            |lo: f32, hi: f32| lo + (hi - lo) * (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+        let mut s = FloatSet::zeros();
+        // Rows a little positive on average, so a square's sum of five starts inside
+        // the clip's open range where gradients flow.
+        for w in s.table.iter_mut() {
+            *w = u(-0.03, 0.07);
+        }
+        let h = &mut s.head;
+        for w in h.w1.iter_mut() {
+            *w = u(-0.35, 0.35);
+        }
+        for w in h.w2.iter_mut().chain(h.wp.iter_mut()) {
+            *w = u(-0.3, 0.3);
+        }
+        s
+    }
+
+    fn from_set(set: &Set) -> FloatSet {
+        FloatSet {
+            table: set
+                .table
+                .iter()
+                .flat_map(|r| r.iter().map(|&v| v as f32 / QA as f32))
+                .collect(),
+            head: set.head.clone(),
+        }
+    }
+
+    fn to_set(&self) -> Set {
+        Set {
+            table: self
+                .table
+                .chunks(DIM)
+                .map(|r| {
+                    let mut row = [0i16; DIM];
+                    for (q, &w) in row.iter_mut().zip(r) {
+                        *q = (w * QA as f32)
+                            .round()
+                            .clamp(i16::MIN as f32, i16::MAX as f32)
+                            as i16;
+                    }
+                    row
+                })
+                .collect(),
+            head: self.head.clone(),
+        }
+    }
+
+    fn params_mut(&mut self) -> Vec<&mut Vec<f32>> {
+        let mut v = vec![&mut self.table];
+        v.extend(self.head.parts_mut());
+        v
+    }
+
+    fn params(&self) -> Vec<&Vec<f32>> {
+        let mut v = vec![&self.table];
+        v.extend(self.head.parts());
+        v
+    }
+
+    fn clear(&mut self) {
+        for p in self.params_mut() {
+            p.fill(0.0);
+        }
+    }
+
+    fn add(&mut self, other: &FloatSet) {
+        for (a, b) in self.params_mut().into_iter().zip(other.params()) {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+    }
+}
+
+/// One position ready for the network: the rows of its empty squares.
+#[derive(Clone, Debug)]
+pub struct Prepared {
+    /// Weight set: the side to move's colour index (only renju has two sets).
+    view: Color,
+    rows: Vec<[u32; ROWS_PER_SQUARE]>,
+    /// Index into `rows` of the chosen move.
+    best: usize,
+    /// Win, draw, loss target.
+    target: [f32; 3],
+}
+
+/// The value target of a record (see the module text).
+pub fn value_target(r: &Record, result_weight: f32) -> [f32; 3] {
+    let result = match r.result {
+        GameResult::Win => [1.0, 0.0, 0.0],
+        GameResult::Draw => [0.0, 1.0, 0.0],
+        GameResult::Loss => [0.0, 0.0, 1.0],
+    };
+    let score = match data::score_mate_plies(r.score) {
+        Some(n) if n > 0 => [1.0, 0.0, 0.0],
+        Some(_) => [0.0, 0.0, 1.0],
+        None => {
+            let p = 1.0 / (1.0 + (-(r.score as f32) / crate::nn::eval::SCORE_PER_LOGIT).exp());
+            [p, 0.0, 1.0 - p]
+        }
+    };
+    [0, 1, 2].map(|k| result_weight * result[k] + (1.0 - result_weight) * score[k])
+}
+
+/// Builds the position of a record and lists its empty squares' rows.
+pub fn prepare(h: &Header, r: &Record, result_weight: f32) -> Result<Prepared> {
+    let b = r.to_board(h)?;
+    let view = r.side_to_move;
+    let best_pos = r.best_pos(h);
+    let mut rows = Vec::with_capacity(h.squares());
+    let mut best = usize::MAX;
+    for p in b.squares() {
+        if !b.is_empty(p) {
+            continue;
+        }
+        if p == best_pos {
+            best = rows.len();
+        }
+        rows.push(square_rows(&b, p, view).map(|r| r as u32));
+    }
+    ensure!(
+        best != usize::MAX,
+        "the best move of a record is not an empty square"
+    );
+    Ok(Prepared {
+        view,
+        rows,
+        best,
+        target: value_target(r, result_weight),
+    })
+}
+
+/// Losses and counts of a pass.
+#[derive(Default, Clone, Copy, Debug)]
+pub struct Tally {
+    pub positions: usize,
+    pub value_loss: f64,
+    pub policy_loss: f64,
+    /// Positions whose chosen move had the highest policy logit.
+    pub policy_top1: usize,
+}
+
+impl Tally {
+    fn add(&mut self, o: &Tally) {
+        self.positions += o.positions;
+        self.value_loss += o.value_loss;
+        self.policy_loss += o.policy_loss;
+        self.policy_top1 += o.policy_top1;
+    }
+    fn line(&self) -> String {
+        let n = self.positions.max(1) as f64;
+        format!(
+            "value {:.4}, policy {:.4}, top-1 {:.1}%",
+            self.value_loss / n,
+            self.policy_loss / n,
+            100.0 * self.policy_top1 as f64 / n
+        )
+    }
+}
+
+/// The forward pass of one position: what the backward pass needs.
+pub struct Forward {
+    /// Per empty square, the sum of its rows before the clip.
+    pub f: Vec<[f32; DIM]>,
+    pub pool: [f32; DIM],
+    pub out: crate::nn::net::HeadOut,
+    /// Win, draw, loss probabilities.
+    pub q: [f32; 3],
+    /// Per empty square, its policy logit.
+    pub logits: Vec<f32>,
+}
+
+/// The network on one position, in floating point.
+pub fn forward(w: &FloatSet, s: &Prepared) -> Forward {
+    let n = s.rows.len();
+    let mut f = vec![[0f32; DIM]; n];
+    let mut pool = [0f32; DIM];
+    for (fk, rows) in f.iter_mut().zip(&s.rows) {
+        for &r in rows {
+            let row = &w.table[r as usize * DIM..(r as usize + 1) * DIM];
+            for (a, &x) in fk.iter_mut().zip(row) {
+                *a += x;
+            }
+        }
+        for (p, &x) in pool.iter_mut().zip(fk.iter()) {
+            *p += x.clamp(0.0, 1.0);
+        }
+    }
+    for p in pool.iter_mut() {
+        *p /= POOL_DIV;
+    }
+    let out = w.head.forward(&pool);
+    let q = wdl(&out.logits);
+    let logits: Vec<f32> = f
+        .iter()
+        .map(|fk| {
+            fk.iter()
+                .zip(&out.g)
+                .map(|(&x, &g)| x.clamp(0.0, 1.0) * g)
+                .sum()
+        })
+        .collect();
+    Forward {
+        f,
+        pool,
+        out,
+        q,
+        logits,
+    }
+}
+
+/// The forward pass of one position and, when `grad` is given, the backward pass added
+/// into it, scaled by `scale`. Returns the tally of this one position.
+#[allow(clippy::needless_range_loop)] // matrix indices: `k * HID + j` and the like
+pub fn forward_backward(
+    w: &FloatSet,
+    s: &Prepared,
+    policy_weight: f32,
+    grad: Option<(&mut FloatSet, f32)>,
+) -> Tally {
+    let Forward {
+        f,
+        pool,
+        out,
+        q,
+        logits,
+    } = forward(w, s);
+    let value_loss: f32 = -(0..3)
+        .map(|k| s.target[k] * q[k].max(1e-12).ln())
+        .sum::<f32>();
+    let m = logits.iter().cloned().fold(f32::MIN, f32::max);
+    let top1 = logits[s.best] >= m;
+    let z: f32 = logits.iter().map(|&l| (l - m).exp()).sum();
+    let policy_loss = -(logits[s.best] - m - z.ln());
+    let tally = Tally {
+        positions: 1,
+        value_loss: value_loss as f64,
+        policy_loss: policy_loss as f64,
+        policy_top1: top1 as usize,
+    };
+    let Some((g, scale)) = grad else {
+        return tally;
+    };
+    let head = &w.head;
+    let gh = &mut g.head;
+    // Value head.
+    let d_out: [f32; 3] = [0, 1, 2].map(|k| (q[k] - s.target[k]) * scale);
+    let mut dh = [0f32; HID];
+    for k in 0..3 {
+        gh.b2[k] += d_out[k];
+        for j in 0..HID {
+            gh.w2[k * HID + j] += d_out[k] * out.h[j];
+            dh[j] += head.w2[k * HID + j] * d_out[k];
+        }
+    }
+    // Policy: d logit_k = (softmax_k - [k = best]) * weight.
+    let pw = policy_weight * scale;
+    let dl: Vec<f32> = logits
+        .iter()
+        .enumerate()
+        .map(|(k, &l)| ((l - m).exp() / z - (k == s.best) as u8 as f32) * pw)
+        .collect();
+    let mut dg = [0f32; DIM];
+    for (fk, &d) in f.iter().zip(&dl) {
+        for (a, &x) in dg.iter_mut().zip(fk.iter()) {
+            *a += d * x.clamp(0.0, 1.0);
+        }
+    }
+    for i in 0..DIM {
+        gh.bp[i] += dg[i];
+        for j in 0..HID {
+            gh.wp[i * HID + j] += dg[i] * out.h[j];
+            dh[j] += head.wp[i * HID + j] * dg[i];
+        }
+    }
+    // Hidden layer.
+    let mut dpool = [0f32; DIM];
+    for j in 0..HID {
+        if out.z1[j] <= 0.0 {
+            continue;
+        }
+        let dz = dh[j];
+        gh.b1[j] += dz;
+        for i in 0..DIM {
+            gh.w1[j * DIM + i] += dz * pool[i];
+            dpool[i] += head.w1[j * DIM + i] * dz;
+        }
+    }
+    // Squares: each square's vector feeds the pool and its own policy logit.
+    let dpool_sq = dpool.map(|d| d / POOL_DIV);
+    for ((fk, rows), &d) in f.iter().zip(&s.rows).zip(&dl) {
+        let mut df = [0f32; DIM];
+        let mut any = false;
+        for i in 0..DIM {
+            if fk[i] > 0.0 && fk[i] < 1.0 {
+                df[i] = dpool_sq[i] + d * out.g[i];
+                any = true;
+            }
+        }
+        if !any {
+            continue;
+        }
+        for &r in rows {
+            let row = &mut g.table[r as usize * DIM..(r as usize + 1) * DIM];
+            for (a, &x) in row.iter_mut().zip(&df) {
+                *a += x;
+            }
+        }
+    }
+    tally
+}
+
+/// Adam's moments for one weight set.
+struct Adam {
+    m: FloatSet,
+    v: FloatSet,
+}
+
+impl Adam {
+    fn new() -> Adam {
+        Adam {
+            m: FloatSet::zeros(),
+            v: FloatSet::zeros(),
+        }
+    }
+
+    fn step(&mut self, w: &mut FloatSet, g: &FloatSet, lr: f32, t: i32) {
+        let (b1, b2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        let c1 = 1.0 - b1.powi(t);
+        let c2 = 1.0 - b2.powi(t);
+        let ws = w.params_mut();
+        let ms = self.m.params_mut();
+        let vs = self.v.params_mut();
+        for (((wp, gp), mp), vp) in ws.into_iter().zip(g.params()).zip(ms).zip(vs) {
+            for (((x, &d), m), v) in wp
+                .iter_mut()
+                .zip(gp.iter())
+                .zip(mp.iter_mut())
+                .zip(vp.iter_mut())
+            {
+                *m = b1 * *m + (1.0 - b1) * d;
+                *v = b2 * *v + (1.0 - b2) * d * d;
+                *x -= lr * (*m / c1) / ((*v / c2).sqrt() + eps);
+            }
+        }
+        for x in w.table.iter_mut() {
+            *x = x.clamp(-TABLE_LIMIT, TABLE_LIMIT);
+        }
+    }
+}
+
+/// The positions of the files, split into training and held-out ones.
+struct Dataset {
+    rule: Rule,
+    train: Vec<(usize, Record)>,
+    held_out: Vec<(usize, Record)>,
+    headers: Vec<Header>,
+}
+
+fn load(opts: &Options) -> Result<Dataset> {
+    let mut rule = None;
+    let mut headers = Vec::new();
+    let mut train = Vec::new();
+    let mut held_out = Vec::new();
+    let limit = opts.max_positions.unwrap_or(usize::MAX);
+    for (fi, path) in opts.data.iter().enumerate() {
+        let (h, records) = data::read_file(path)?;
+        match rule {
+            None => rule = Some(h.rule),
+            Some(r) if r != h.rule => bail!(
+                "{} holds {} positions, the files before it {}: one rule per network",
+                path.display(),
+                h.rule.name(),
+                r.name()
+            ),
+            _ => {}
+        }
+        headers.push(h);
+        for r in records {
+            if train.len() + held_out.len() >= limit {
+                break;
+            }
+            let mut mix = SplitMix64::new(((fi as u64) << 32) ^ r.game as u64);
+            if mix.next_u64().is_multiple_of(HOLD_OUT) {
+                held_out.push((fi, r));
+            } else {
+                train.push((fi, r));
+            }
+        }
+    }
+    let rule = rule.context("no data files")?;
+    ensure!(
+        sets_for(rule).is_some(),
+        "the network has no form for {} (the classical evaluation plays it)",
+        rule.name()
+    );
+    ensure!(!train.is_empty(), "no training positions in the files");
+    Ok(Dataset {
+        rule,
+        train,
+        held_out,
+        headers,
+    })
+}
+
+/// Runs one batch (or a held-out pass when `grads` is `None`) over `items` on `threads`.
+fn run_batch(
+    sets: &[FloatSet],
+    ds: &Dataset,
+    items: &[(usize, Record)],
+    opts: &Options,
+    threads: usize,
+    grads: Option<&mut Vec<Vec<FloatSet>>>,
+) -> Result<Tally> {
+    let rw = opts.result_weight as f32;
+    let pw = opts.policy_weight as f32;
+    let scale = 1.0 / items.len().max(1) as f32;
+    let shard_len = items.len().div_ceil(SHARDS).max(1);
+    let shards: Vec<&[(usize, Record)]> = items.chunks(shard_len).collect();
+    let mut tallies: Vec<Result<Tally>> = (0..shards.len()).map(|_| Ok(Tally::default())).collect();
+    let mut grad_slots: Vec<Option<&mut Vec<FloatSet>>> = match grads {
+        Some(g) => g.iter_mut().map(Some).collect(),
+        None => (0..shards.len()).map(|_| None).collect(),
+    };
+    let work = |shard: &[(usize, Record)], mut g: Option<&mut Vec<FloatSet>>| -> Result<Tally> {
+        let mut t = Tally::default();
+        if let Some(g) = g.as_deref_mut() {
+            for s in g.iter_mut() {
+                s.clear();
+            }
+        }
+        for (fi, r) in shard {
+            let p = prepare(&ds.headers[*fi], r, rw)?;
+            let si = p.view.index() % sets.len();
+            let grad = g.as_deref_mut().map(|g| (&mut g[si], scale));
+            t.add(&forward_backward(&sets[si], &p, pw, grad));
+        }
+        Ok(t)
+    };
+    std::thread::scope(|scope| {
+        type Job<'a> = (usize, &'a [(usize, Record)], Option<&'a mut Vec<FloatSet>>);
+        let mut jobs: Vec<Vec<Job>> = (0..threads).map(|_| Vec::new()).collect();
+        for (k, (shard, g)) in shards.iter().zip(grad_slots.iter_mut()).enumerate() {
+            jobs[k % threads].push((k, shard, g.take()));
+        }
+        let handles: Vec<_> = jobs
+            .into_iter()
+            .map(|list| {
+                scope.spawn(move || {
+                    list.into_iter()
+                        .map(|(k, shard, g)| (k, work(shard, g)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            for (k, t) in h.join().expect("trainer thread") {
+                tallies[k] = t;
+            }
+        }
+    });
+    let mut total = Tally::default();
+    for t in tallies {
+        total.add(&t?);
+    }
+    Ok(total)
+}
+
+/// The value loss the classical evaluation would have on the held-out positions, read
+/// as a win probability `σ(eval / scale)` at the best of a few scales (its own fit's is
+/// 200 units per logit), and that scale: the number a network has to beat.
+fn classical_value_loss(ds: &Dataset, result_weight: f32) -> Result<(f64, f32)> {
+    let mut evals = Vec::with_capacity(ds.held_out.len());
+    for (fi, r) in &ds.held_out {
+        let b = r.to_board(&ds.headers[*fi])?;
+        evals.push((
+            crate::core::eval::evaluate(&b) as f32,
+            value_target(r, result_weight),
+        ));
+    }
+    let loss = |scale: f32| {
+        let mut total = 0.0;
+        for (e, t) in &evals {
+            let p = 1.0 / (1.0 + (-e / scale).exp());
+            let q = [p, 0.0, 1.0 - p];
+            total -= (0..3).map(|k| t[k] * q[k].max(1e-6).ln()).sum::<f32>() as f64;
+        }
+        total / evals.len().max(1) as f64
+    };
+    Ok([100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0]
+        .into_iter()
+        .map(|s| (loss(s), s))
+        .fold((f64::MAX, 0.0), |a, b| if b.0 < a.0 { b } else { a }))
+}
+
+/// Runs `train` (see the module text).
+pub fn run(opts: &Options) -> Result<()> {
+    let ds = load(opts)?;
+    let n_sets = sets_for(ds.rule).expect("checked in load");
+    let mut rng = SplitMix64::new(opts.seed);
+    let mut sets: Vec<FloatSet> = match &opts.init {
+        Some(path) => {
+            let net = Net::load(path)?;
+            ensure!(
+                net.rule == ds.rule,
+                "{} is a {} network, the data is {}",
+                path.display(),
+                net.rule.name(),
+                ds.rule.name()
+            );
+            net.sets.iter().map(FloatSet::from_set).collect()
+        }
+        None => (0..n_sets).map(|_| FloatSet::random(&mut rng)).collect(),
+    };
+    let threads = opts
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    eprintln!(
+        "train: {} network, {} training positions, {} held out, {} epochs of batches of {}, {} threads",
+        ds.rule.name(),
+        ds.train.len(),
+        ds.held_out.len(),
+        opts.epochs,
+        opts.batch,
+        threads
+    );
+    let report = |label: &str, sets: &[FloatSet]| -> Result<()> {
+        if ds.held_out.is_empty() {
+            return Ok(());
+        }
+        let t = run_batch(sets, &ds, &ds.held_out, opts, threads, None)?;
+        eprintln!("train: {label}: held out: {}", t.line());
+        Ok(())
+    };
+    if !ds.held_out.is_empty() {
+        let (loss, scale) = classical_value_loss(&ds, opts.result_weight as f32)?;
+        eprintln!(
+            "train: the classical evaluation on the held-out positions: value {loss:.4} (at {scale} units per logit)"
+        );
+    }
+    report("start", &sets)?;
+    let mut order: Vec<usize> = (0..ds.train.len()).collect();
+    let mut adam: Vec<Adam> = (0..n_sets).map(|_| Adam::new()).collect();
+    let mut grads: Vec<Vec<FloatSet>> = (0..SHARDS)
+        .map(|_| (0..n_sets).map(|_| FloatSet::zeros()).collect())
+        .collect();
+    let mut total_grad: Vec<FloatSet> = (0..n_sets).map(|_| FloatSet::zeros()).collect();
+    let steps_per_epoch = order.len().div_ceil(opts.batch);
+    let total_steps = (steps_per_epoch * opts.epochs).max(1);
+    let mut step: i32 = 0;
+    let started = Instant::now();
+    let mut batch_items: Vec<(usize, Record)> = Vec::with_capacity(opts.batch);
+    for epoch in 1..=opts.epochs {
+        rng.shuffle(&mut order);
+        let mut tally = Tally::default();
+        for chunk in order.chunks(opts.batch) {
+            batch_items.clear();
+            batch_items.extend(chunk.iter().map(|&i| ds.train[i].clone()));
+            let t = run_batch(&sets, &ds, &batch_items, opts, threads, Some(&mut grads))?;
+            tally.add(&t);
+            for s in total_grad.iter_mut() {
+                s.clear();
+            }
+            for shard in &grads {
+                for (tg, g) in total_grad.iter_mut().zip(shard) {
+                    tg.add(g);
+                }
+            }
+            step += 1;
+            let lr = opts.lr as f32 * (1.0 - 0.9 * (step - 1) as f32 / total_steps as f32);
+            for ((w, a), g) in sets.iter_mut().zip(adam.iter_mut()).zip(&total_grad) {
+                a.step(w, g, lr, step);
+            }
+        }
+        eprintln!(
+            "train: epoch {epoch}/{}: training: {} ({:.0} s)",
+            opts.epochs,
+            tally.line(),
+            started.elapsed().as_secs_f64()
+        );
+        report(&format!("epoch {epoch}"), &sets)?;
+    }
+    let net = Net {
+        rule: ds.rule,
+        sets: sets.iter().map(FloatSet::to_set).collect(),
+    };
+    net.save(&opts.out)?;
+    eprintln!("train: wrote {}", opts.out.display());
+    Ok(())
+}
+
+/// The network's value head on one record, through the engine's own evaluator: for
+/// tests and tools that compare the trainer with the engine.
+pub fn engine_output(net: &Net, h: &Header, r: &Record) -> Result<crate::nn::eval::Output> {
+    let b = r.to_board(h)?;
+    let mut e = crate::nn::Evaluator::new(std::sync::Arc::new(net.clone()));
+    Ok(e.evaluate(&b))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::board::Board;
+    use crate::core::rng::XorShift64;
+    use crate::core::types::Pos;
+    use crate::nn::eval::tests::{random_moves, random_net};
+    use std::sync::Arc;
+
+    /// A record of `b` with the first empty square near the stones as its best move.
+    fn record_of(b: &Board, game: u32, result: GameResult, score: i16) -> (Header, Record) {
+        let h = Header::new(b.rule(), b.width(), b.height()).unwrap();
+        let best = b.area(1).find(|&p| b.is_empty(p)).unwrap();
+        let r = Record {
+            game,
+            ply: b.move_count() as u16,
+            best: Record::index_of(best, b.width()),
+            score,
+            side_to_move: b.side_to_move(),
+            result,
+            flags: 0,
+            stones: Record::stones_of(b),
+        };
+        (h, r)
+    }
+
+    fn positions(rule: Rule, n: usize, seed: u64) -> Vec<(Header, Record)> {
+        let mut rng = XorShift64::new(seed);
+        (0..n)
+            .map(|i| {
+                let mut b = Board::square(15, rule).unwrap();
+                b.make(Pos::new(3 + rng.below(9), 3 + rng.below(9)));
+                let target = 2 + rng.below(30);
+                random_moves(&mut b, target, &mut rng);
+                let result = [GameResult::Win, GameResult::Loss, GameResult::Draw][i % 3];
+                record_of(&b, i as u32, result, (rng.below(600) as i16) - 300)
+            })
+            .filter(|(_, r)| r.stones.iter().any(|s| s.is_none()))
+            .collect()
+    }
+
+    #[test]
+    fn the_engine_plays_the_network_the_trainer_trains() {
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let net = random_net(rule, 11);
+            let sets: Vec<FloatSet> = net.sets.iter().map(FloatSet::from_set).collect();
+            let mut e = crate::nn::Evaluator::new(Arc::new(net.clone()));
+            for (h, r) in positions(rule, 30, 5) {
+                let p = prepare(&h, &r, 0.5).unwrap();
+                let fw = forward(&sets[p.view.index() % sets.len()], &p);
+                let b = r.to_board(&h).unwrap();
+                let o = e.evaluate(&b);
+                for k in 0..3 {
+                    assert!((o.wdl[k] - fw.q[k]).abs() < 1e-3, "{:?} {:?}", o.wdl, fw.q);
+                }
+                let empty: Vec<Pos> = b.squares().filter(|&q| b.is_empty(q)).collect();
+                assert_eq!(empty.len(), fw.logits.len());
+                for (q, l) in empty.iter().zip(&fw.logits) {
+                    let got = e.policy(&b, *q).unwrap();
+                    assert!((got - l).abs() < 1e-3 * (1.0 + l.abs()), "{got} {l}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_backward_pass_is_the_gradient() {
+        let mut rng = SplitMix64::new(3);
+        let w = FloatSet::random(&mut rng);
+        let (h, r) = positions(Rule::Freestyle, 1, 8).remove(0);
+        let s = prepare(&h, &r, 0.5).unwrap();
+        let loss = |w: &FloatSet| {
+            let t = forward_backward(w, &s, 0.7, None);
+            t.value_loss + 0.7 * t.policy_loss
+        };
+        let mut g = FloatSet::zeros();
+        forward_backward(&w, &s, 0.7, Some((&mut g, 1.0)));
+        // Every parameter of the head, and the table entries of the first squares' rows.
+        let mut checked = 0;
+        // Rows many squares share (empty lines) are left out: a step of the size used
+        // here moves some of those squares across a clip boundary, where the loss bends.
+        let uses = |r: u32| s.rows.iter().flatten().filter(|&&x| x == r).count();
+        let rows: Vec<usize> = s
+            .rows
+            .iter()
+            .flatten()
+            .filter(|&&r| uses(r) <= 2)
+            .take(20)
+            .map(|&r| r as usize)
+            .collect();
+        assert!(rows.len() >= 4);
+        for (part, grad) in (0..6).map(|k| (k, k)) {
+            let n = g.params()[grad + 1].len();
+            for i in 0..n {
+                let mut wp = w.clone();
+                let mut wm = w.clone();
+                let eps = 1e-3;
+                wp.params_mut()[part + 1][i] += eps;
+                wm.params_mut()[part + 1][i] -= eps;
+                let num = (loss(&wp) - loss(&wm)) / (2.0 * eps as f64);
+                let ana = g.params()[grad + 1][i] as f64;
+                assert!(
+                    (num - ana).abs() < 2e-3 + 2e-2 * ana.abs(),
+                    "head part {part} [{i}]: {num} vs {ana}"
+                );
+                checked += 1;
+            }
+        }
+        for r in rows {
+            for i in r * DIM..(r + 1) * DIM {
+                let mut wp = w.clone();
+                let mut wm = w.clone();
+                let eps = 1e-3;
+                wp.table[i] += eps;
+                wm.table[i] -= eps;
+                let num = (loss(&wp) - loss(&wm)) / (2.0 * eps as f64);
+                let ana = g.table[i] as f64;
+                assert!(
+                    (num - ana).abs() < 2e-3 + 2e-2 * ana.abs(),
+                    "table [{i}]: {num} vs {ana}"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 2000);
+    }
+
+    #[test]
+    fn training_learns_and_the_thread_count_changes_nothing() {
+        let dir = std::env::temp_dir().join(format!("fivefold-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("tiny.data");
+        crate::tools::datagen::run(&crate::tools::datagen::Options {
+            out: data.clone(),
+            games: 12,
+            nodes: 300,
+            openings: None,
+            stones: 3,
+            random_plies: 2,
+            rule: Rule::Freestyle,
+            size: 9,
+            threads: Some(2),
+            seed: 4,
+        })
+        .unwrap();
+        let opts = |threads: usize, out: &str, epochs: usize| Options {
+            data: vec![data.clone()],
+            out: dir.join(out),
+            init: None,
+            epochs,
+            batch: 32,
+            lr: 0.01,
+            result_weight: 0.5,
+            policy_weight: 1.0,
+            max_positions: None,
+            seed: 9,
+            threads: Some(threads),
+        };
+        run(&opts(1, "zero.fnet", 0)).unwrap();
+        run(&opts(1, "one.fnet", 8)).unwrap();
+        run(&opts(2, "two.fnet", 8)).unwrap();
+        let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
+        assert_eq!(
+            read("one.fnet"),
+            read("two.fnet"),
+            "threads changed the network"
+        );
+        // The loss on the training positions went down.
+        let (h, records) = data::read_file(&data).unwrap();
+        let tally = |name: &str| {
+            let net = Net::load(&dir.join(name)).unwrap();
+            let set = FloatSet::from_set(&net.sets[0]);
+            let mut t = Tally::default();
+            for r in &records {
+                t.add(&forward_backward(
+                    &set,
+                    &prepare(&h, r, 0.5).unwrap(),
+                    1.0,
+                    None,
+                ));
+            }
+            t
+        };
+        let (before, after) = (tally("zero.fnet"), tally("one.fnet"));
+        assert!(
+            after.value_loss < 0.97 * before.value_loss,
+            "{before:?} {after:?}"
+        );
+        assert!(
+            after.policy_loss < 0.8 * before.policy_loss,
+            "{before:?} {after:?}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
