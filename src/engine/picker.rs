@@ -19,6 +19,7 @@
 use crate::core::board::Board;
 use crate::core::types::{Color, Pos, CELLS};
 use crate::engine::movegen::{self, ScoredMove, Situation};
+use crate::nn::Evaluator;
 
 /// Rank of the table move: above any shape, killer or history score.
 const TT_MOVE_RANK: i32 = 1 << 30;
@@ -105,18 +106,26 @@ pub struct MovePicker {
 }
 
 impl MovePicker {
-    /// Generates and ranks the moves of the side to move at `ply` into `buffer`.
+    /// Generates and ranks the moves of the side to move at `ply` into `buffer`. With a
+    /// network evaluator that has just evaluated this position and a weight, quiet nodes
+    /// and those that answer an open three add the network's policy: `weight` ordering
+    /// units per logit, counted from the node's best logit (so the favourite gains
+    /// nothing and the others lose).
     pub fn new(
         b: &mut Board,
         mut buffer: Vec<ScoredMove>,
         tt_move: Pos,
         ply: usize,
         stats: &OrderingStats,
+        policy: Option<(&Evaluator, i32)>,
     ) -> MovePicker {
         let me = b.side_to_move();
         let killers = stats.killers(ply);
         let situation = movegen::generate_unsorted(b, &mut buffer);
         if matches!(situation, Situation::Quiet | Situation::DefendThree) {
+            if let Some((e, weight)) = policy {
+                add_policy(b, e, weight, &mut buffer);
+            }
             for m in buffer.iter_mut() {
                 if m.pos == tt_move {
                     m.score = TT_MOVE_RANK;
@@ -165,6 +174,21 @@ impl MovePicker {
     /// The move buffer, for reuse.
     pub fn into_buffer(self) -> Vec<ScoredMove> {
         self.moves
+    }
+}
+
+/// Adds the policy's ordering bonus (see [`MovePicker::new`]) to `moves`, if `e` holds
+/// the policy of `b`.
+fn add_policy(b: &Board, e: &Evaluator, weight: i32, moves: &mut [ScoredMove]) {
+    let mut logits = [0f32; 1024];
+    let mut best = f32::MIN;
+    for (l, m) in logits.iter_mut().zip(moves.iter()) {
+        let Some(v) = e.policy(b, m.pos) else { return };
+        *l = v;
+        best = best.max(v);
+    }
+    for (l, m) in logits.iter().zip(moves.iter_mut()) {
+        m.score += ((l - best) * weight as f32) as i32;
     }
 }
 
@@ -240,7 +264,7 @@ mod tests {
         let mut stats = OrderingStats::new(4);
         stats.record_cutoff(2, killer, b.side_to_move(), 1);
         assert_eq!(stats.killers(2), [killer, Pos::NONE]);
-        let mut picker = MovePicker::new(&mut b, Vec::new(), tt_move, 2, &stats);
+        let mut picker = MovePicker::new(&mut b, Vec::new(), tt_move, 2, &stats, None);
         assert!(picker.is_killer(killer));
         assert_eq!(picker.situation(), Situation::Quiet);
         let mut order = Vec::new();

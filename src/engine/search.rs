@@ -42,6 +42,7 @@ use crate::engine::threat::ThreatSolver;
 pub use crate::engine::threat::{quick_win, quick_win_for, renju_four_three_win};
 use crate::engine::time::{self, Budget};
 use crate::engine::tt::{score_from_tt, score_to_tt, Bound, Entry, Tt};
+use crate::nn::{Evaluator, Net};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -203,6 +204,11 @@ pub struct Searcher {
     pub params: Params,
     /// This thread's threat-space solver (its own table).
     threat: ThreatSolver,
+    /// The networks this searcher may evaluate with (one per rule at most), the
+    /// evaluator of the last one used, and whether the current search uses it.
+    nets: Vec<Arc<Net>>,
+    evaluator: Option<Evaluator>,
+    net_on: bool,
 }
 
 impl Searcher {
@@ -231,7 +237,54 @@ impl Searcher {
             next_check: 0,
             params: Params::default(),
             threat: ThreatSolver::with_table_bits(THREAT_TABLE_BITS),
+            nets: crate::nn::net::available().to_vec(),
+            evaluator: None,
+            net_on: false,
         }
+    }
+
+    /// The networks to evaluate with where [`Params::use_net`] is on: the built-in ones
+    /// unless this is called.
+    pub fn set_nets(&mut self, nets: Vec<Arc<Net>>) {
+        self.nets = nets;
+        self.evaluator = None;
+    }
+
+    /// Whether the current search evaluates with a network.
+    pub fn uses_net(&self) -> bool {
+        self.net_on
+    }
+
+    /// Chooses the evaluation for a search of `b`: the network for its rule where
+    /// [`Params::use_net`] is on and there is one, else the classical evaluation.
+    fn choose_evaluation(&mut self, b: &Board) {
+        self.net_on = false;
+        if self.params.use_net == 0 {
+            return;
+        }
+        let Some(net) = self.nets.iter().find(|n| n.plays(b.rule())) else {
+            return;
+        };
+        if self
+            .evaluator
+            .as_ref()
+            .is_none_or(|e| !Arc::ptr_eq(e.net(), net))
+        {
+            self.evaluator = Some(Evaluator::new(net.clone()));
+        }
+        self.net_on = true;
+    }
+
+    /// The static score of `b` for the side to move, from the network or the classical
+    /// evaluation (see [`Searcher::choose_evaluation`]).
+    #[inline]
+    fn static_eval(&mut self, b: &Board) -> Score {
+        if self.net_on {
+            if let Some(e) = self.evaluator.as_mut() {
+                return e.evaluate(b).score;
+            }
+        }
+        eval::evaluate(b)
     }
 
     /// Makes this searcher a helper thread of a parallel search (id > 0), or the main
@@ -286,12 +339,13 @@ impl Searcher {
             self.tt.new_search();
         }
 
+        self.choose_evaluation(&b);
         let mut root: Vec<ScoredMove> = Vec::new();
         let situation = movegen::generate(&mut b, &mut root);
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut result = SearchResult {
             best: root.first().map_or(Pos::NONE, |m| m.pos),
-            score: eval::evaluate(&b),
+            score: self.static_eval(&b),
             depth: 0,
             seldepth: 0,
             pv: root.first().map(|m| vec![m.pos]).unwrap_or_default(),
@@ -683,7 +737,17 @@ impl Searcher {
         }
 
         let buffer = std::mem::take(&mut self.buffers[ply]);
-        let mut picker = MovePicker::new(b, buffer, tt_move, ply, &self.ordering);
+        // The network's policy ranks the moves: it reads the evaluation of this very
+        // position, which forward pruning may not have asked for.
+        let policy_on = self.net_on && self.params.policy_weight > 0;
+        if policy_on && static_score.is_none() {
+            self.static_eval(b);
+        }
+        let policy = match &self.evaluator {
+            Some(e) if policy_on => Some((e, self.params.policy_weight)),
+            _ => None,
+        };
+        let mut picker = MovePicker::new(b, buffer, tt_move, ply, &self.ordering, policy);
         let situation = picker.situation();
         if picker.is_empty() {
             self.buffers[ply] = picker.into_buffer();
@@ -857,7 +921,7 @@ impl Searcher {
             return Some(mated_in(ply_i + 2));
         }
         if ply >= MAX_PLY - 1 {
-            return Some(eval::evaluate(b));
+            return Some(self.static_eval(b));
         }
         None
     }
@@ -867,7 +931,7 @@ impl Searcher {
     /// threat sequence the search started is seen through to its end.
     #[inline]
     fn leaf(&mut self, b: &mut Board, beta: Score, ply: i32) -> Score {
-        let se = eval::evaluate(b);
+        let se = self.static_eval(b);
         // A VCF can only start with a four, and is only worth looking for where the
         // static score does not already reach beta.
         if se < beta && b.count_at_least(b.side_to_move(), Threat::Four) > 0 {
@@ -919,7 +983,7 @@ impl Searcher {
     /// standing still is no measure of the position), and reverse futility pruning or
     /// razoring is on.
     #[inline]
-    fn pruning_score(&self, b: &Board, beta: Score, pv_node: bool) -> Option<Score> {
+    fn pruning_score(&mut self, b: &Board, beta: Score, pv_node: bool) -> Option<Score> {
         let opp = b.side_to_move().opp();
         let usable = !pv_node
             && b.count(opp, Threat::Five) == 0
@@ -927,7 +991,11 @@ impl Searcher {
             && (self.params.rfp_margin > 0 || self.params.razor_margin > 0)
             && b.count(opp, Threat::DoubleThree) == 0
             && b.count_at_least(opp, Threat::FourThree) == 0;
-        usable.then(|| eval::evaluate(b))
+        if usable {
+            Some(self.static_eval(b))
+        } else {
+            None
+        }
     }
 
     /// Forward pruning of a node whose static score is `se` (see [`Searcher::pruning_score`]):

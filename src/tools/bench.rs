@@ -6,6 +6,7 @@
 use crate::core::board::Board;
 use crate::core::notation;
 use crate::core::types::{Pos, Rule};
+use crate::engine::params::Params;
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::tt::Tt;
 use crate::engine::StopToken;
@@ -97,6 +98,9 @@ pub struct Options {
     /// Measure the board's make/unmake speed instead of the search (about 3 seconds)
     #[arg(long)]
     pub board: bool,
+    /// Search parameters, name=value separated by commas (use_net=1: the network)
+    #[arg(long, value_name = "SPEC", default_value = "")]
+    pub params: String,
 }
 
 /// Runs `bench`: the search bench, or with `--board` the make/unmake bench, printing
@@ -105,7 +109,9 @@ pub fn run(opts: &Options) -> anyhow::Result<()> {
     let lines = if opts.board {
         run_board(3000)
     } else {
-        run_search_threads(opts.depth, opts.threads.threads)
+        let mut params = Params::default();
+        params.apply(&opts.params).map_err(|e| anyhow::anyhow!(e))?;
+        run_search_with(opts.depth, opts.threads.threads, &params)
     };
     for l in lines {
         outln!("{l}");
@@ -130,6 +136,11 @@ pub fn run_search(depth: i32) -> Vec<String> {
 /// Runs the search bench with `threads` search threads (lazy SMP). With more than one
 /// thread the node count varies from run to run: use it for time to depth and speed.
 pub fn run_search_threads(depth: i32, threads: usize) -> Vec<String> {
+    run_search_with(depth, threads, &Params::default())
+}
+
+/// [`run_search_threads`] with search parameters.
+pub fn run_search_with(depth: i32, threads: usize, params: &Params) -> Vec<String> {
     let mut out = Vec::new();
     let mut total_nodes = 0u64;
     let mut signature = 0xcbf2_9ce4_8422_2325u64;
@@ -149,10 +160,12 @@ pub fn run_search_threads(depth: i32, threads: usize) -> Vec<String> {
         let r = if threads <= 1 {
             let tt = Arc::new(Tt::new(BENCH_HASH_MB << 20));
             let mut s = Searcher::new(tt, StopToken::new());
+            s.params = params.clone();
             s.search(&board, &limits, &mut |_| {})
         } else {
             let mut e = crate::engine::Engine::new(BENCH_HASH_MB << 20);
             e.set_threads(threads);
+            e.set_params(params.clone());
             e.think(&board, &limits, &StopToken::new(), &mut |_| {})
         };
         total_nodes += r.nodes;
