@@ -6,16 +6,18 @@
 //! - [`front`]: what talks to managers and people: the Gomocup protocol session, `play`,
 //!   `analyse`, `solve`;
 //! - [`tools`]: what measures and trains: `bench`, `selfplay`, `openings`, `tune`,
-//!   `puzzles`, `style`, `datagen` (and its data format);
+//!   `puzzles`, `style`, `datagen` (and its data format), `train`;
 //! - [`io`]: what the front ends and tools share for the outside world: positions read
 //!   from the command line and files, output lines, JSON, board diagrams, the terminal;
 //! - [`engine`]: the search: the engine (threads, table, stop), the alpha-beta search, the
 //!   threat solver, move generation, the transposition table, time management;
+//! - [`nn`]: the learned evaluation and move policy: its features, weights and file
+//!   format, and the evaluator the search keeps up to date;
 //! - [`core`]: the game: squares and colours, the incremental board and its line
 //!   patterns, the rules (renju fouls), the classical evaluation, game records.
 //!
-//! Nothing in `core` or `engine` reads stdin, writes stdout, or knows about terminals,
-//! JSON or files. `docs/architecture.md` follows one move through these layers.
+//! Nothing in `core`, `nn` or `engine` reads stdin, writes stdout, or knows about
+//! terminals or JSON (the one file read there is a network named by `FIVEFOLD_NET`). `docs/architecture.md` follows one move through these layers.
 
 // One `unsafe` block is allowed, explicitly: the cache prefetch in `engine::tt::Tt::prefetch`.
 #![deny(unsafe_code)]

@@ -32,7 +32,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Speak the Gomocup protocol on stdin/stdout (the same as no command)
-    Protocol,
+    Protocol(ProtocolOptions),
     /// Play against the engine in the terminal
     Play(play::Options),
     /// Best moves, scores and forced wins of a position
@@ -79,7 +79,11 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     match cli.command {
-        None | Some(Command::Protocol) => protocol(),
+        None => protocol(),
+        Some(Command::Protocol(o)) => match parse_params(&o.params) {
+            Ok(p) => finish(fivefold::front::session::run_stdio_with(p)),
+            Err(e) => finish(Err(e)),
+        },
         Some(Command::Play(o)) => finish(play::run(&o)),
         Some(Command::Analyse(o)) => finish(analyse::run(&o)),
         Some(Command::Solve(o)) => finish(solve::run(&o)),
@@ -92,6 +96,24 @@ fn main() -> ExitCode {
         Some(Command::Datagen(o)) => finish(datagen::run(&o)),
         Some(Command::Train(o)) => finish(train::run(&o)),
     }
+}
+
+/// Options of the `protocol` subcommand.
+#[derive(clap::Args)]
+#[command(after_help = "\
+Search parameters set here hold from the start; INFO NAME VALUE still changes them.
+For match runners that start the engine with arguments, e.g. to test the network:
+  pbrain-fivefold protocol --params use_net=1")]
+struct ProtocolOptions {
+    /// Search parameters, name=value separated by commas
+    #[arg(long, value_name = "SPEC", default_value = "")]
+    params: String,
+}
+
+fn parse_params(spec: &str) -> anyhow::Result<fivefold::engine::params::Params> {
+    let mut p = fivefold::engine::params::Params::default();
+    p.apply(spec).map_err(|e| anyhow::anyhow!(e))?;
+    Ok(p)
 }
 
 fn protocol() -> ExitCode {

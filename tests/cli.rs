@@ -9,7 +9,7 @@ use common::{run, Run};
 /// Every subcommand (and the `analyze` alias).
 const SUBCOMMANDS: &[&str] = &[
     "protocol", "play", "analyse", "analyze", "solve", "bench", "puzzles", "selfplay", "openings",
-    "tune", "style", "datagen",
+    "tune", "style", "datagen", "train",
 ];
 
 fn data(name: &str) -> String {
@@ -475,4 +475,41 @@ fn a_subcommand_whose_reader_has_gone_ends_quietly() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "status {:?}: {err}", out.status);
     assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn protocol_and_bench_take_search_parameters() {
+    let Run { code, out, err } = common::run_with_input(
+        &["protocol", "--params", "use_net=2,policy_weight=300"],
+        "START 9\nINFO timeout_turn 200\nBEGIN\n",
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let lines: Vec<&str> = out.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
+    assert_eq!(lines[0], "OK", "{out}");
+    assert!(lines[1].split(',').count() == 2, "{out}");
+    refused(&["protocol", "--params", "use_net=7"], "outside its range");
+    refused(
+        &["protocol", "--params", "nonsense=1"],
+        "unknown search parameter",
+    );
+    refused(&["bench", "--params", "use_net"], "is not name=value");
+}
+
+#[test]
+fn train_refuses_what_it_cannot_train_on() {
+    refused(&["train", "--out", "x.fnet"], "--data");
+    refused(
+        &["train", "--data", "no-such-file.data", "--out", "x.fnet"],
+        "no-such-file.data",
+    );
+    refused(
+        &[
+            "train",
+            "--data",
+            &data("shared_win.txt"),
+            "--out",
+            "x.fnet",
+        ],
+        "FIVEDATA",
+    );
 }

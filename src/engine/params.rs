@@ -121,9 +121,11 @@ search_params! {
     razor_margin: i32 = 45, 0..=1000;
     /// Deepest depth where razoring applies (plies).
     razor_depth: i32 = 4, 0..=32;
-    /// Evaluate with the learned network ([`crate::nn`]) where there is one for the
-    /// rule: 1 on, 0 the classical evaluation everywhere.
-    use_net: i32 = 0, 0..=1;
+    /// The learned network ([`crate::nn`]) where there is one for the rule: 0 off (the
+    /// classical evaluation and move ordering everywhere), 1 its evaluation and its
+    /// policy (see `policy_weight`), 2 its policy only, the classical evaluation scoring
+    /// the positions.
+    use_net: i32 = 0, 0..=2;
     /// With the network on, what a policy logit adds to a move's ordering score in quiet
     /// nodes and nodes that answer an open three (ordering units per logit, measured
     /// from the node's best logit; 0 = the policy is not used).

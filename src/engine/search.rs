@@ -279,7 +279,7 @@ impl Searcher {
     /// evaluation (see [`Searcher::choose_evaluation`]).
     #[inline]
     fn static_eval(&mut self, b: &Board) -> Score {
-        if self.net_on {
+        if self.net_on && self.params.use_net == 1 {
             if let Some(e) = self.evaluator.as_mut() {
                 return e.evaluate(b).score;
             }
@@ -737,11 +737,13 @@ impl Searcher {
         }
 
         let buffer = std::mem::take(&mut self.buffers[ply]);
-        // The network's policy ranks the moves: it reads the evaluation of this very
-        // position, which forward pruning may not have asked for.
+        // The network's policy ranks the moves: from the evaluation of this very
+        // position where forward pruning asked for one, else from a new one.
         let policy_on = self.net_on && self.params.policy_weight > 0;
-        if policy_on && static_score.is_none() {
-            self.static_eval(b);
+        if policy_on {
+            if let Some(e) = self.evaluator.as_mut() {
+                e.prepare_policy(b);
+            }
         }
         let policy = match &self.evaluator {
             Some(e) if policy_on => Some((e, self.params.policy_weight)),
@@ -1167,7 +1169,99 @@ pub fn search_position(board: &Board, limits: &Limits, hash_mb: usize) -> Search
 
 #[cfg(test)]
 mod tests {
-    use super::lmr_reduction;
+    use super::*;
+    use crate::core::rules;
+    use crate::core::types::Rule;
+    use crate::nn::eval::tests::{random_moves, random_net};
+
+    fn searcher_with(net: Net, spec: &str) -> Searcher {
+        let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
+        s.set_nets(vec![Arc::new(net)]);
+        s.params.apply(spec).unwrap();
+        s
+    }
+
+    #[test]
+    fn the_network_plays_legal_moves_and_keeps_the_tactics() {
+        use crate::core::rng::{Rng, XorShift64};
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            for spec in ["use_net=1", "use_net=2"] {
+                let mut s = searcher_with(random_net(rule, 21), spec);
+                let mut rng = XorShift64::new(77);
+                for _ in 0..6 {
+                    let mut b = Board::square(15, rule).unwrap();
+                    b.make(Pos::new(7, 7));
+                    let n = 4 + rng.below(20);
+                    random_moves(&mut b, n, &mut rng);
+                    if rules::game_end(&b).is_some() {
+                        continue;
+                    }
+                    let limits = Limits {
+                        max_depth: Some(5),
+                        ..Limits::default()
+                    };
+                    let r = s.search(&b, &limits, &mut |_| {});
+                    assert!(s.uses_net(), "{rule:?} {spec}");
+                    assert!(
+                        rules::is_legal(&mut b, r.best),
+                        "{rule:?} {spec}: {:?}",
+                        r.best
+                    );
+                }
+                // Even with random weights, an open four is played to its five.
+                let mut b = Board::square(15, rule).unwrap();
+                for m in ["7,7", "0,0", "8,7", "0,2", "9,7", "0,4", "10,7", "14,14"] {
+                    let (x, y) = m.split_once(',').unwrap();
+                    b.make(Pos::new(x.parse().unwrap(), y.parse().unwrap()));
+                }
+                let r = s.search(
+                    &b,
+                    &Limits {
+                        max_depth: Some(3),
+                        ..Limits::default()
+                    },
+                    &mut |_| {},
+                );
+                assert!(
+                    [Pos::new(6, 7), Pos::new(11, 7)].contains(&r.best),
+                    "{:?}",
+                    r.best
+                );
+                assert!(r.score >= MATE_BOUND);
+            }
+        }
+    }
+
+    #[test]
+    fn rules_without_a_network_and_use_net_0_keep_the_classical_search() {
+        let limits = Limits {
+            max_depth: Some(6),
+            ..Limits::default()
+        };
+        let mut b = Board::square(15, Rule::Caro).unwrap();
+        for p in [(7, 7), (8, 8), (7, 8), (6, 6)] {
+            b.make(Pos::new(p.0, p.1));
+        }
+        let classical = |b: &Board| {
+            let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
+            let r = s.search(b, &limits, &mut |_| {});
+            (r.best, r.score, r.nodes)
+        };
+        // A freestyle network does not play caro.
+        let mut s = searcher_with(random_net(Rule::Freestyle, 3), "use_net=1");
+        let r = s.search(&b, &limits, &mut |_| {});
+        assert!(!s.uses_net());
+        assert_eq!((r.best, r.score, r.nodes), classical(&b));
+        // use_net=0 leaves a freestyle search as it was.
+        let mut f = Board::square(15, Rule::Freestyle).unwrap();
+        for p in [(7, 7), (8, 8), (7, 8), (6, 6)] {
+            f.make(Pos::new(p.0, p.1));
+        }
+        let mut s = searcher_with(random_net(Rule::Freestyle, 3), "use_net=0");
+        let r = s.search(&f, &limits, &mut |_| {});
+        assert!(!s.uses_net());
+        assert_eq!((r.best, r.score, r.nodes), classical(&f));
+    }
 
     #[test]
     fn late_move_reductions_follow_ln_depth_times_ln_move_over_two() {

@@ -29,7 +29,7 @@ use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE, PAD, STRIDE};
 use crate::engine::memory::{MemoryLimit, MAX_HASH_BYTES};
 use crate::engine::multipv::{self, Line};
-use crate::engine::params;
+use crate::engine::params::{self, Params};
 use crate::engine::search::{Info, Limits, MAX_DEPTH};
 use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
@@ -1233,6 +1233,16 @@ where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
+    run_with(input, output, Params::default())
+}
+
+/// [`run`] with search parameters other than the defaults from the start (`INFO` can
+/// still change them).
+pub fn run_with<R, W>(input: R, output: W, params: Params) -> Result<()>
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
     let out = Arc::new(Output::new(Box::new(output)));
     let (tx, rx) = mpsc::channel::<Event>();
     {
@@ -1242,6 +1252,7 @@ where
             .spawn(move || read_lines(input, &tx))?;
     }
     let mut session = Session::new(out.clone());
+    session.engine().set_params(params);
     let mut queue: VecDeque<(String, Instant)> = VecDeque::new();
     let mut eof = false;
     loop {
@@ -1277,6 +1288,11 @@ where
 /// Runs the protocol on standard input and output.
 pub fn run_stdio() -> Result<()> {
     run(std::io::stdin(), std::io::stdout())
+}
+
+/// [`run_stdio`] with search parameters other than the defaults.
+pub fn run_stdio_with(params: Params) -> Result<()> {
+    run_with(std::io::stdin(), std::io::stdout(), params)
 }
 
 #[cfg(test)]

@@ -15,13 +15,16 @@
 //! costs one or two moves' squares per evaluation. More than [`MAX_DIRTY_MOVES`] moves
 //! apart, or another board, and every square is computed again.
 //!
-//! The table work is integer (`i16` rows summed in `i32`, which the compiler
-//! vectorises); the head after the pool is a few thousand floating-point operations.
+//! The table work is integer: `i16` rows summed in `i16` (the table's range keeps five
+//! rows from overflowing, [`crate::nn::net::TABLE_LIMIT`]), clipped, and added into
+//! `i32` pools, all of which the compiler vectorises. The head after the pool is a few
+//! thousand floating-point operations, the policy's part of it only where the search
+//! orders moves ([`Evaluator::policy`]).
 
 use crate::core::board::Board;
 use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS};
-use crate::nn::features::square_rows;
-use crate::nn::net::{wdl, Net, Set, DIM, POOL_DIV, QA};
+use crate::nn::features::{line_row, square_rows, threat_row, ROWS_PER_SQUARE};
+use crate::nn::net::{classical_input, wdl, Net, Set, DIM, HID, POOL_DIV, QA};
 use std::sync::Arc;
 
 /// Score units per logit of the expected result (as the classical evaluation's fit,
@@ -36,14 +39,59 @@ pub const MAX_DIRTY_MOVES: usize = 6;
 /// One square's clipped vector seen from `view` under `set`.
 #[inline]
 pub fn square_vector(set: &Set, b: &Board, p: Pos, view: Color) -> [i16; DIM] {
-    let mut f = [0i32; DIM];
-    for r in square_rows(b, p, view) {
-        let row = &set.table[r];
-        for (a, &w) in f.iter_mut().zip(row.iter()) {
-            *a += w as i32;
-        }
+    let [r0, r1, r2, r3, r4] = square_rows(b, p, view);
+    let t = &set.table;
+    let (r0, r1, r2, r3, r4) = (&t[r0], &t[r1], &t[r2], &t[r3], &t[r4]);
+    let mut f = [0i16; DIM];
+    for i in 0..DIM {
+        f[i] = (r0[i] + r1[i] + r2[i] + r3[i] + r4[i]).clamp(0, QA as i16);
     }
-    f.map(|v| v.clamp(0, QA) as i16)
+    f
+}
+
+/// Replaces row `old` in a sum by row `new`. Not inlined: on its own the loop is
+/// vectorised, inlined into the square's update it was not.
+#[inline(never)]
+#[allow(clippy::needless_range_loop)]
+fn swap_row(sum: &mut [i16; DIM], old: &[i16; DIM], new: &[i16; DIM]) {
+    for i in 0..DIM {
+        sum[i] = sum[i].wrapping_sub(old[i]).wrapping_add(new[i]);
+    }
+}
+
+/// The sum of five rows.
+#[inline(never)]
+#[allow(clippy::needless_range_loop)]
+fn sum_rows(sum: &mut [i16; DIM], rows: [&[i16; DIM]; ROWS_PER_SQUARE]) {
+    let [r0, r1, r2, r3, r4] = rows;
+    for i in 0..DIM {
+        sum[i] = r0[i]
+            .wrapping_add(r1[i])
+            .wrapping_add(r2[i])
+            .wrapping_add(r3[i])
+            .wrapping_add(r4[i]);
+    }
+}
+
+/// A square's sum clipped to `0..=QA`, its change from `old` added to `pool`.
+#[inline(never)]
+#[allow(clippy::needless_range_loop)]
+fn clip_into_pool(sum: &[i16; DIM], old: &[i16; DIM], pool: &mut [i32; DIM]) -> [i16; DIM] {
+    let mut vector = [0i16; DIM];
+    for i in 0..DIM {
+        vector[i] = sum[i].clamp(0, QA as i16);
+    }
+    add_change(pool, &vector, old);
+    vector
+}
+
+/// Adds the change of a square's clipped vector to a pool.
+#[inline(always)]
+#[allow(clippy::needless_range_loop)]
+fn add_change(pool: &mut [i32; DIM], new: &[i16; DIM], old: &[i16; DIM]) {
+    for i in 0..DIM {
+        pool[i] += (new[i] - old[i]) as i32;
+    }
 }
 
 /// The search's score for win, draw and loss probabilities: the logit of the expected
@@ -64,20 +112,49 @@ pub struct Evaluator {
     shape: (usize, usize, Rule),
     moves: Vec<(Pos, Color)>,
     valid: bool,
-    /// Per point of view, per square index: the clipped vector.
-    vecs: [Vec<[i16; DIM]>; 2],
+    /// Per point of view, per square index: the rows, their sum and the clipped vector.
+    sq: [Vec<SquareState>; 2],
     /// Per point of view: the sum of the vectors.
     pool: [[i32; DIM]; 2],
     /// Squares to compute again, and marks so each is listed once.
-    dirty: Vec<Pos>,
-    stamp: Vec<u32>,
+    /// Each with the lines (bits 0-3) that changed under it; bit 4 all of them.
+    dirty: Vec<(Pos, u8)>,
+    /// Per square: the epoch it was last listed in, and where in `dirty`.
+    stamp: Vec<(u32, u32)>,
     epoch: u32,
-    /// The policy vector of the last evaluation, and the position it was for.
+    /// The hidden layer of the last evaluation and the position it was for, and the
+    /// policy vector computed from it (once asked for).
+    h: [f32; HID],
+    h_for: Option<(u64, Color)>,
     g: [f32; DIM],
-    g_for: Option<(u64, Color)>,
+    g_ready: bool,
 }
 
-/// The value and policy vector of one position.
+/// What the evaluator keeps of one square from one point of view.
+#[derive(Clone, Copy)]
+struct SquareState {
+    /// The square's rows, or [`NO_ROWS`] in the first while it is occupied.
+    rows: [u16; ROWS_PER_SQUARE],
+    /// The rows' sum (exact: the table's range keeps it within `i16`).
+    sum: [i16; DIM],
+    /// The sum clipped to `0..=QA`; zero for an occupied square.
+    vector: [i16; DIM],
+}
+
+const NO_ROWS: u16 = u16::MAX;
+/// A dirty square's mark for "every line changed" (the square itself was played or
+/// taken back).
+const ALL_LINES: u8 = 0b1111;
+
+impl SquareState {
+    const OCCUPIED: SquareState = SquareState {
+        rows: [NO_ROWS; ROWS_PER_SQUARE],
+        sum: [0; DIM],
+        vector: [0; DIM],
+    };
+}
+
+/// The value of one position.
 #[derive(Clone, Copy, Debug)]
 pub struct Output {
     pub wdl: [f32; 3],
@@ -91,13 +168,18 @@ impl Evaluator {
             shape: (0, 0, Rule::Freestyle),
             moves: Vec::new(),
             valid: false,
-            vecs: [vec![[0; DIM]; CELLS], vec![[0; DIM]; CELLS]],
+            sq: [
+                vec![SquareState::OCCUPIED; CELLS],
+                vec![SquareState::OCCUPIED; CELLS],
+            ],
             pool: [[0; DIM]; 2],
             dirty: Vec::with_capacity(64),
-            stamp: vec![0; CELLS],
+            stamp: vec![(0, 0); CELLS],
             epoch: 0,
+            h: [0.0; HID],
+            h_for: None,
             g: [0.0; DIM],
-            g_for: None,
+            g_ready: false,
         }
     }
 
@@ -111,33 +193,74 @@ impl Evaluator {
         self.net.plays(b.rule())
     }
 
-    /// Computes square `p` again from `b` for both points of view.
+    /// Computes square `p` again from `b` for both points of view: the rows that
+    /// changed are taken out of its sum and the new ones added.
     #[inline]
-    fn refresh_square(&mut self, b: &Board, p: Pos) {
+    #[allow(clippy::needless_range_loop)]
+    fn refresh_square(&mut self, b: &Board, p: Pos, lines: u8) {
         let i = p.idx();
+        let empty = b.is_empty(p);
         for view in [Color::Black, Color::White] {
             let v = view.index();
-            let new = if b.is_empty(p) {
-                square_vector(self.net.set_for(view), b, p, view)
-            } else {
-                [0; DIM]
-            };
-            let old = &mut self.vecs[v][i];
-            for ((s, &n), &o) in self.pool[v].iter_mut().zip(new.iter()).zip(old.iter()) {
-                *s += n as i32 - o as i32;
+            let st = &mut self.sq[v][i];
+            if empty {
+                let table = &self.net.set_for(view).table;
+                // Worked on in locals, which the compiler knows alias nothing.
+                let mut sum;
+                let rows;
+                if st.rows[0] == NO_ROWS || lines & ALL_LINES == ALL_LINES {
+                    rows = square_rows(b, p, view).map(|r| r as u16);
+                    sum = [0i16; DIM];
+                    sum_rows(&mut sum, rows.map(|r| &table[r as usize]));
+                } else {
+                    // Only the lines through the moves, and the threat classes.
+                    let mut new_rows = st.rows;
+                    for (d, r) in new_rows.iter_mut().take(4).enumerate() {
+                        if lines & (1 << d) != 0 {
+                            *r = line_row(b.key(p, d), view) as u16;
+                        }
+                    }
+                    new_rows[4] = threat_row(b.threat(p, view), b.threat(p, view.opp())) as u16;
+                    sum = st.sum;
+                    let mut changed = false;
+                    for (&new, &old) in new_rows.iter().zip(st.rows.iter()) {
+                        if new != old {
+                            swap_row(&mut sum, &table[old as usize], &table[new as usize]);
+                            changed = true;
+                        }
+                    }
+                    if !changed {
+                        continue;
+                    }
+                    rows = new_rows;
+                }
+                let vector = clip_into_pool(&sum, &st.vector, &mut self.pool[v]);
+                st.rows = rows;
+                st.sum = sum;
+                st.vector = vector;
+            } else if st.rows[0] != NO_ROWS {
+                add_change(&mut self.pool[v], &[0; DIM], &st.vector);
+                *st = SquareState::OCCUPIED;
             }
-            *old = new;
         }
     }
 
     /// Computes every square again.
     fn refresh_all(&mut self, b: &Board) {
-        for v in 0..2 {
-            self.vecs[v].fill([0; DIM]);
-            self.pool[v] = [0; DIM];
+        if self.shape.0 != b.width() || self.shape.1 != b.height() {
+            for v in 0..2 {
+                self.sq[v].fill(SquareState::OCCUPIED);
+            }
+        } else {
+            for p in b.squares() {
+                for v in 0..2 {
+                    self.sq[v][p.idx()] = SquareState::OCCUPIED;
+                }
+            }
         }
+        self.pool = [[0; DIM]; 2];
         for p in b.squares() {
-            self.refresh_square(b, p);
+            self.refresh_square(b, p, ALL_LINES);
         }
         self.shape = (b.width(), b.height(), b.rule());
         self.moves.clear();
@@ -167,26 +290,30 @@ impl Evaluator {
         }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
-            self.stamp.fill(0);
+            self.stamp.fill((0, 0));
             self.epoch = 1;
         }
         self.dirty.clear();
+        let mut moved = [Pos::NONE; MAX_DIRTY_MOVES];
         let played = h[common..].iter().map(|m| m.pos);
         let taken = self.moves[common..].iter().map(|m| m.0);
-        for p in played.chain(taken) {
+        for (slot, p) in moved.iter_mut().zip(played.chain(taken)) {
+            *slot = p;
+        }
+        for &p in &moved[..changed] {
+            self.mark(p, ALL_LINES);
             for d in 0..4 {
-                for k in -5..=5 {
+                for k in (-5..=5).filter(|&k| k != 0) {
                     let q = p.step(d, k);
-                    if b.cell(q) != cell::WALL && self.stamp[q.idx()] != self.epoch {
-                        self.stamp[q.idx()] = self.epoch;
-                        self.dirty.push(q);
+                    if b.cell(q) != cell::WALL {
+                        self.mark(q, 1 << d);
                     }
                 }
             }
         }
         let dirty = std::mem::take(&mut self.dirty);
-        for &q in &dirty {
-            self.refresh_square(b, q);
+        for &(q, lines) in &dirty {
+            self.refresh_square(b, q, lines);
         }
         self.dirty = dirty;
         self.moves.truncate(common);
@@ -194,35 +321,62 @@ impl Evaluator {
             .extend(h[common..].iter().map(|m| (m.pos, m.color)));
     }
 
+    /// Lists square `q` for computing again, with `lines` changed.
+    #[inline]
+    fn mark(&mut self, q: Pos, lines: u8) {
+        let (epoch, at) = self.stamp[q.idx()];
+        if epoch == self.epoch {
+            self.dirty[at as usize].1 |= lines;
+        } else {
+            self.stamp[q.idx()] = (self.epoch, self.dirty.len() as u32);
+            self.dirty.push((q, lines));
+        }
+    }
+
     /// The pool of `view`, in floating point, as the head reads it.
     fn pool_f(&self, view: Color) -> [f32; DIM] {
         self.pool[view.index()].map(|s| s as f32 / (QA as f32 * POOL_DIV))
     }
 
-    /// The value of `b` for the side to move, and the policy vector kept for
-    /// [`Evaluator::policy`].
+    /// The value of `b` for the side to move. The hidden layer is kept for
+    /// [`Evaluator::prepare_policy`].
     pub fn evaluate(&mut self, b: &Board) -> Output {
         self.sync(b);
         let view = b.side_to_move();
-        let out = self.net.set_for(view).head.forward(&self.pool_f(view));
-        self.g = out.g;
-        self.g_for = Some((b.hash(), view));
-        let wdl = wdl(&out.logits);
+        let head = &self.net.set_for(view).head;
+        let (_, h) = head.hidden(&self.pool_f(view));
+        let logits = head.value(&h, classical_input(b));
+        self.h = h;
+        self.h_for = Some((b.hash(), view));
+        self.g_ready = false;
+        let wdl = wdl(&logits);
         Output {
             wdl,
             score: score_of(wdl),
         }
     }
 
-    /// The policy logit of empty square `p` in the position last evaluated (which must
-    /// be `b`: `None` otherwise).
+    /// Makes the policy of `b` readable by [`Evaluator::policy`]: from the last
+    /// evaluation where that was `b`, else after evaluating it.
+    pub fn prepare_policy(&mut self, b: &Board) {
+        if self.h_for != Some((b.hash(), b.side_to_move())) {
+            self.evaluate(b);
+        }
+        if !self.g_ready {
+            self.g = self.net.set_for(b.side_to_move()).head.policy(&self.h);
+            self.g_ready = true;
+        }
+    }
+
+    /// The policy logit of empty square `p` in the position last prepared with
+    /// [`Evaluator::prepare_policy`] (which must be `b`: `None` otherwise).
     #[inline]
     pub fn policy(&self, b: &Board, p: Pos) -> Option<f32> {
         let view = b.side_to_move();
-        if self.g_for != Some((b.hash(), view)) {
+        if !self.g_ready || self.h_for != Some((b.hash(), view)) {
             return None;
         }
-        let v = &self.vecs[view.index()][p.idx()];
+        let v = &self.sq[view.index()][p.idx()].vector;
         let dot: f32 = v.iter().zip(&self.g).map(|(&a, &g)| a as f32 * g).sum();
         Some(dot / QA as f32)
     }
@@ -353,6 +507,8 @@ pub(crate) mod tests {
         let mut b = Board::square(15, Rule::Freestyle).unwrap();
         b.make(Pos::new(7, 7));
         e.evaluate(&b);
+        assert!(e.policy(&b, Pos::new(8, 8)).is_none());
+        e.prepare_policy(&b);
         assert!(e.policy(&b, Pos::new(8, 8)).is_some());
         b.make(Pos::new(8, 8));
         assert!(e.policy(&b, Pos::new(9, 9)).is_none());

@@ -94,7 +94,11 @@ fn side_code(key: u32, view: usize) -> usize {
 /// `view`.
 #[inline]
 pub fn line_row(key: u32, view: Color) -> usize {
-    let m = maps();
+    line_row_in(maps(), key, view)
+}
+
+#[inline(always)]
+fn line_row_in(m: &Maps, key: u32, view: Color) -> usize {
     let side = &m.side[view.index()];
     let l = side[(key / BOARD_SIDE_KEYS as u32) as usize] as usize;
     let r = side[(key % BOARD_SIDE_KEYS as u32) as usize] as usize;
@@ -111,11 +115,12 @@ pub fn threat_row(own: Threat, other: Threat) -> usize {
 /// network reads no others).
 #[inline]
 pub fn square_rows(b: &Board, p: Pos, view: Color) -> [usize; ROWS_PER_SQUARE] {
+    let m = maps();
     [
-        line_row(b.key(p, 0), view),
-        line_row(b.key(p, 1), view),
-        line_row(b.key(p, 2), view),
-        line_row(b.key(p, 3), view),
+        line_row_in(m, b.key(p, 0), view),
+        line_row_in(m, b.key(p, 1), view),
+        line_row_in(m, b.key(p, 2), view),
+        line_row_in(m, b.key(p, 3), view),
         threat_row(b.threat(p, view), b.threat(p, view.opp())),
     ]
 }

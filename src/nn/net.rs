@@ -7,7 +7,11 @@
 //!
 //! - value: `pool` ([`DIM`] numbers, the clipped square vectors summed over the empty
 //!   squares, divided by [`POOL_DIV`]) → `h = relu(w1 · pool + b1)` ([`HID`]) →
-//!   `w2 · h + b2`: three logits, win, draw and loss for the side to move;
+//!   `w2 · h + b2`: three logits, win, draw and loss for the side to move; then the
+//!   classical evaluation `e` joins in: `cw · e / (2 * 200)` is added to the win logit
+//!   and taken from the loss logit. With the rest at zero and `cw` = 1 the network's
+//!   score is the classical one; training learns what to add to it (and how far to
+//!   trust it);
 //! - policy: `g = wp · h + bp` ([`DIM`]); a square's logit is its clipped vector dotted
 //!   with `g`.
 //!
@@ -15,7 +19,8 @@
 //! `u16` version; `u8` rule (`INFO rule` number: 0, 1 or 4); `u8` sets (2 for renju,
 //! else 1); `u16` [`DIM`]; `u16` [`HID`]; `u32` [`ROWS`]; `u32` 0. Then per set the
 //! table (`ROWS * DIM` `i16`, row after row), then the head as `f32`: `w1` (`HID` rows
-//! of `DIM`), `b1`, `w2` (3 rows of `HID`), `b2`, `wp` (`DIM` rows of `HID`), `bp`.
+//! of `DIM`), `b1`, `w2` (3 rows of `HID`), `b2`, `wp` (`DIM` rows of `HID`), `bp`, `cw`
+//! (one number).
 //! Last, the FNV-1a 64-bit hash of every byte before it, as a `u64`. `pbrain-fivefold
 //! train` writes it; the engine reads it from the binary ([`Net::embedded`]) or a file.
 
@@ -33,8 +38,10 @@ pub const HID: usize = 32;
 pub const QA: i32 = 1024;
 /// The pooled sum is divided by this before the head.
 pub const POOL_DIV: f32 = 32.0;
-/// The largest table entry in floating point (what `i16` holds at [`QA`]).
-pub const TABLE_LIMIT: f32 = 31.0;
+/// The largest table entry in floating point. Five rows of at most this, at [`QA`],
+/// sum to less than `i16::MAX`, so the engine sums them in 16 bits without overflow (and
+/// a larger entry would mean nothing past the clip to `0..=1` anyway).
+pub const TABLE_LIMIT: f32 = 6.0;
 
 const MAGIC: &[u8; 8] = b"FIVENET\0";
 const VERSION: u16 = 1;
@@ -49,6 +56,8 @@ pub struct Head {
     pub b2: Vec<f32>,
     pub wp: Vec<f32>,
     pub bp: Vec<f32>,
+    /// The classical evaluation's weight (one number).
+    pub cw: Vec<f32>,
 }
 
 /// What the head computes from a pool, kept for the trainer's backward pass.
@@ -74,16 +83,19 @@ impl Head {
             b2: vec![0.0; 3],
             wp: vec![0.0; DIM * HID],
             bp: vec![0.0; DIM],
+            cw: vec![0.0; 1],
         }
     }
 
     /// The parameter arrays in file order.
-    pub fn parts(&self) -> [&Vec<f32>; 6] {
-        [&self.w1, &self.b1, &self.w2, &self.b2, &self.wp, &self.bp]
+    pub fn parts(&self) -> [&Vec<f32>; 7] {
+        [
+            &self.w1, &self.b1, &self.w2, &self.b2, &self.wp, &self.bp, &self.cw,
+        ]
     }
 
     /// The parameter arrays in file order, to change.
-    pub fn parts_mut(&mut self) -> [&mut Vec<f32>; 6] {
+    pub fn parts_mut(&mut self) -> [&mut Vec<f32>; 7] {
         [
             &mut self.w1,
             &mut self.b1,
@@ -91,11 +103,25 @@ impl Head {
             &mut self.b2,
             &mut self.wp,
             &mut self.bp,
+            &mut self.cw,
         ]
     }
 
-    /// The head on a pool.
-    pub fn forward(&self, pool: &[f32; DIM]) -> HeadOut {
+    /// The head on a pool and the classical input `c` (the classical evaluation over
+    /// `2 * 200`, see [`classical_input`]).
+    pub fn forward(&self, pool: &[f32; DIM], c: f32) -> HeadOut {
+        let (z1, h) = self.hidden(pool);
+        HeadOut {
+            z1,
+            h,
+            logits: self.value(&h, c),
+            g: self.policy(&h),
+        }
+    }
+
+    /// The hidden layer, before and after the rectifier.
+    #[inline]
+    pub fn hidden(&self, pool: &[f32; DIM]) -> ([f32; HID], [f32; HID]) {
         let mut z1 = [0f32; HID];
         let mut h = [0f32; HID];
         for j in 0..HID {
@@ -103,18 +129,38 @@ impl Head {
             z1[j] = self.b1[j] + row.iter().zip(pool).map(|(w, x)| w * x).sum::<f32>();
             h[j] = z1[j].max(0.0);
         }
+        (z1, h)
+    }
+
+    /// Win, draw and loss logits from the hidden layer and the classical input.
+    #[inline]
+    pub fn value(&self, h: &[f32; HID], c: f32) -> [f32; 3] {
         let mut logits = [0f32; 3];
         for (k, l) in logits.iter_mut().enumerate() {
             let row = &self.w2[k * HID..(k + 1) * HID];
-            *l = self.b2[k] + row.iter().zip(&h).map(|(w, x)| w * x).sum::<f32>();
+            *l = self.b2[k] + row.iter().zip(h).map(|(w, x)| w * x).sum::<f32>();
         }
+        logits[0] += self.cw[0] * c;
+        logits[2] -= self.cw[0] * c;
+        logits
+    }
+
+    /// The policy vector from the hidden layer.
+    #[inline]
+    pub fn policy(&self, h: &[f32; HID]) -> [f32; DIM] {
         let mut g = [0f32; DIM];
         for (i, gi) in g.iter_mut().enumerate() {
             let row = &self.wp[i * HID..(i + 1) * HID];
-            *gi = self.bp[i] + row.iter().zip(&h).map(|(w, x)| w * x).sum::<f32>();
+            *gi = self.bp[i] + row.iter().zip(h).map(|(w, x)| w * x).sum::<f32>();
         }
-        HeadOut { z1, h, logits, g }
+        g
     }
+}
+
+/// The head's classical input: the classical evaluation for the side to move, over
+/// twice the score units per logit (so that it alone gives the classical score back).
+pub fn classical_input(b: &crate::core::board::Board) -> f32 {
+    crate::core::eval::evaluate(b) as f32 / (2.0 * crate::nn::eval::SCORE_PER_LOGIT)
 }
 
 /// Win, draw and loss probabilities from the head's logits.
@@ -245,9 +291,14 @@ impl Net {
         let mut out = Vec::with_capacity(sets);
         for _ in 0..sets {
             let mut table = vec![[0i16; DIM]; ROWS];
+            let limit = (TABLE_LIMIT * QA as f32) as i16;
             for row in table.iter_mut() {
                 for v in row.iter_mut() {
                     *v = i16::from_le_bytes([bytes[at], bytes[at + 1]]);
+                    ensure!(
+                        (-limit..=limit).contains(v),
+                        "network table entry {v} is outside ±{limit}"
+                    );
                     at += 2;
                 }
             }
@@ -332,7 +383,7 @@ mod tests {
         let sets = (0..sets_for(rule).unwrap())
             .map(|_| {
                 let table = (0..ROWS)
-                    .map(|_| [0; DIM].map(|_: i16| (next() >> 16) as i16))
+                    .map(|_| [0; DIM].map(|_: i16| ((next() >> 16) % 12_289) as i16 - 6144))
                     .collect();
                 let mut head = Head::zeros();
                 for part in head.parts_mut() {

@@ -36,6 +36,7 @@ use crate::core::rng::{Rng, SplitMix64};
 use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule, MATE_BOUND};
 use crate::engine::movegen;
+use crate::engine::params::Params;
 use crate::engine::search::{Limits, SearchResult, Searcher};
 use crate::engine::tt::Tt;
 use crate::engine::StopToken;
@@ -70,6 +71,8 @@ pub struct Spec {
     /// Random moves after the opening.
     pub random_plies: usize,
     pub seed: u64,
+    /// The search's parameters (`use_net=1`: the network plays).
+    pub params: Params,
 }
 
 /// One finished game: its positions, ready to write, and how it ended.
@@ -180,6 +183,7 @@ impl Worker {
         // empty table, so the game does not depend on the games before it.
         self.tt.clear();
         let mut searcher = Searcher::new(self.tt.clone(), self.stop.clone());
+        searcher.params = spec.params.clone();
         let limits = Limits {
             max_nodes: Some(spec.nodes),
             ..Limits::default()
@@ -400,6 +404,10 @@ pub struct Options {
     /// Seed of the openings and random moves
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = args::count)]
     pub seed: u64,
+    /// Search parameters, name=value separated by commas (use_net=1: the network plays,
+    /// for the next generation's data)
+    #[arg(long, value_name = "SPEC", default_value = "")]
+    pub params: String,
 }
 
 /// The tallies of a run so far.
@@ -434,6 +442,11 @@ pub fn run(opts: &Options) -> Result<()> {
         stones: opts.stones,
         random_plies: opts.random_plies,
         seed: opts.seed,
+        params: {
+            let mut p = Params::default();
+            p.apply(&opts.params).map_err(|e| anyhow::anyhow!(e))?;
+            p
+        },
     };
     let openings = match &opts.openings {
         Some(path) => Some(read_openings(path, spec.rule, spec.size)?),
@@ -550,6 +563,7 @@ mod tests {
             stones: 3,
             random_plies: 2,
             seed: 5,
+            params: Params::default(),
         }
     }
 

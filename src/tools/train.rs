@@ -122,9 +122,14 @@ impl FloatSet {
         for w in h.w1.iter_mut() {
             *w = u(-0.35, 0.35);
         }
-        for w in h.w2.iter_mut().chain(h.wp.iter_mut()) {
+        for w in h.w2.iter_mut() {
+            *w = u(-0.05, 0.05);
+        }
+        for w in h.wp.iter_mut() {
             *w = u(-0.3, 0.3);
         }
+        // The classical evaluation at full weight: training starts from it.
+        h.cw[0] = 1.0;
         s
     }
 
@@ -196,6 +201,10 @@ pub struct Prepared {
     best: usize,
     /// Win, draw, loss target.
     target: [f32; 3],
+    /// The game's result for the side to move: 1, 0, -1.
+    result: i8,
+    /// The head's classical input ([`crate::nn::net::classical_input`]).
+    classical: f32,
 }
 
 /// The value target of a record (see the module text).
@@ -241,6 +250,8 @@ pub fn prepare(h: &Header, r: &Record, result_weight: f32) -> Result<Prepared> {
         rows,
         best,
         target: value_target(r, result_weight),
+        result: r.result.to_i8(),
+        classical: crate::nn::net::classical_input(&b),
     })
 }
 
@@ -252,6 +263,9 @@ pub struct Tally {
     pub policy_loss: f64,
     /// Positions whose chosen move had the highest policy logit.
     pub policy_top1: usize,
+    /// Positions of won or lost games, and those where the value favoured the winner.
+    pub decided: usize,
+    pub value_right: usize,
 }
 
 impl Tally {
@@ -260,12 +274,15 @@ impl Tally {
         self.value_loss += o.value_loss;
         self.policy_loss += o.policy_loss;
         self.policy_top1 += o.policy_top1;
+        self.decided += o.decided;
+        self.value_right += o.value_right;
     }
     fn line(&self) -> String {
         let n = self.positions.max(1) as f64;
         format!(
-            "value {:.4}, policy {:.4}, top-1 {:.1}%",
+            "value {:.4} (winner favoured {:.1}%), policy {:.4}, top-1 {:.1}%",
             self.value_loss / n,
+            100.0 * self.value_right as f64 / self.decided.max(1) as f64,
             self.policy_loss / n,
             100.0 * self.policy_top1 as f64 / n
         )
@@ -303,7 +320,7 @@ pub fn forward(w: &FloatSet, s: &Prepared) -> Forward {
     for p in pool.iter_mut() {
         *p /= POOL_DIV;
     }
-    let out = w.head.forward(&pool);
+    let out = w.head.forward(&pool, s.classical);
     let q = wdl(&out.logits);
     let logits: Vec<f32> = f
         .iter()
@@ -351,6 +368,8 @@ pub fn forward_backward(
         value_loss: value_loss as f64,
         policy_loss: policy_loss as f64,
         policy_top1: top1 as usize,
+        decided: (s.result != 0) as usize,
+        value_right: (s.result as f32 * (q[0] - q[2]) > 0.0) as usize,
     };
     let Some((g, scale)) = grad else {
         return tally;
@@ -359,6 +378,7 @@ pub fn forward_backward(
     let gh = &mut g.head;
     // Value head.
     let d_out: [f32; 3] = [0, 1, 2].map(|k| (q[k] - s.target[k]) * scale);
+    gh.cw[0] += (d_out[0] - d_out[2]) * s.classical;
     let mut dh = [0f32; HID];
     for k in 0..3 {
         gh.b2[k] += d_out[k];
@@ -583,14 +603,17 @@ fn run_batch(
 /// The value loss the classical evaluation would have on the held-out positions, read
 /// as a win probability `σ(eval / scale)` at the best of a few scales (its own fit's is
 /// 200 units per logit), and that scale: the number a network has to beat.
-fn classical_value_loss(ds: &Dataset, result_weight: f32) -> Result<(f64, f32)> {
+fn classical_value_loss(ds: &Dataset, result_weight: f32) -> Result<(f64, f32, f64)> {
     let mut evals = Vec::with_capacity(ds.held_out.len());
+    let (mut decided, mut right) = (0, 0);
     for (fi, r) in &ds.held_out {
         let b = r.to_board(&ds.headers[*fi])?;
-        evals.push((
-            crate::core::eval::evaluate(&b) as f32,
-            value_target(r, result_weight),
-        ));
+        let e = crate::core::eval::evaluate(&b) as f32;
+        evals.push((e, value_target(r, result_weight)));
+        if r.result.to_i8() != 0 {
+            decided += 1;
+            right += (r.result.to_i8() as f32 * e > 0.0) as usize;
+        }
     }
     let loss = |scale: f32| {
         let mut total = 0.0;
@@ -601,10 +624,11 @@ fn classical_value_loss(ds: &Dataset, result_weight: f32) -> Result<(f64, f32)> 
         }
         total / evals.len().max(1) as f64
     };
-    Ok([100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0]
+    let (best, scale) = [100.0, 200.0, 400.0, 800.0, 1600.0, 3200.0]
         .into_iter()
         .map(|s| (loss(s), s))
-        .fold((f64::MAX, 0.0), |a, b| if b.0 < a.0 { b } else { a }))
+        .fold((f64::MAX, 0.0), |a, b| if b.0 < a.0 { b } else { a });
+    Ok((best, scale, 100.0 * right as f64 / decided.max(1) as f64))
 }
 
 /// Runs `train` (see the module text).
@@ -647,9 +671,9 @@ pub fn run(opts: &Options) -> Result<()> {
         Ok(())
     };
     if !ds.held_out.is_empty() {
-        let (loss, scale) = classical_value_loss(&ds, opts.result_weight as f32)?;
+        let (loss, scale, right) = classical_value_loss(&ds, opts.result_weight as f32)?;
         eprintln!(
-            "train: the classical evaluation on the held-out positions: value {loss:.4} (at {scale} units per logit)"
+            "train: the classical evaluation on the held-out positions: value {loss:.4} at {scale} units per logit (winner favoured {right:.1}%)"
         );
     }
     report("start", &sets)?;
@@ -763,6 +787,7 @@ mod tests {
                 let fw = forward(&sets[p.view.index() % sets.len()], &p);
                 let b = r.to_board(&h).unwrap();
                 let o = e.evaluate(&b);
+                e.prepare_policy(&b);
                 for k in 0..3 {
                     assert!((o.wdl[k] - fw.q[k]).abs() < 1e-3, "{:?} {:?}", o.wdl, fw.q);
                 }
@@ -802,7 +827,7 @@ mod tests {
             .map(|&r| r as usize)
             .collect();
         assert!(rows.len() >= 4);
-        for (part, grad) in (0..6).map(|k| (k, k)) {
+        for (part, grad) in (0..7).map(|k| (k, k)) {
             let n = g.params()[grad + 1].len();
             for i in 0..n {
                 let mut wp = w.clone();
@@ -854,6 +879,7 @@ mod tests {
             size: 9,
             threads: Some(2),
             seed: 4,
+            params: String::new(),
         })
         .unwrap();
         let opts = |threads: usize, out: &str, epochs: usize| Options {
