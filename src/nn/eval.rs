@@ -8,12 +8,15 @@
 //! A move changes the rows of the squares within five steps of it on its four lines (the
 //! threat classes see five steps), forty at most, and the square itself. So the
 //! [`Evaluator`] remembers the moves its vectors stand for, and when asked about a board,
-//! compares that list with the board's history: the squares around every move taken back
-//! or played since are computed again from the board as it is now, and the pools
-//! corrected by the differences. The search never has to tell it about moves (the threat
-//! solver plays thousands it never evaluates); a search that evaluates at most nodes
-//! costs one or two moves' squares per evaluation. More than [`MAX_DIRTY_MOVES`] moves
-//! apart, or another board, and every square is computed again.
+//! compares that list with the board's history. Moves taken back since are undone by
+//! copying back the squares' states saved when they were played (a *frame* per sync that
+//! played moves); for the moves played since, the squares around them are computed again
+//! from the board as it is now (only the rows of the lines through the moves and the
+//! threat row), the old states saved, and the pools corrected by the differences. The
+//! search never has to tell it about moves (the threat solver plays thousands it never
+//! evaluates); a search that evaluates at most nodes pays one move's squares and one
+//! copy per evaluation. More than [`MAX_DIRTY_MOVES`] moves played at once, moves taken
+//! back below the first frame, or another board, and every square is computed again.
 //!
 //! The table work is integer: `i16` rows summed in `i16` (the table's range keeps five
 //! rows from overflowing, [`crate::nn::net::TABLE_LIMIT`]), clipped, and added into
@@ -32,8 +35,8 @@ use std::sync::Arc;
 pub const SCORE_PER_LOGIT: f32 = 200.0;
 /// The evaluation is held within this (a proven result is far beyond it).
 pub const SCORE_LIMIT: Score = 4000;
-/// Moves between the evaluator's board and the one asked about beyond which every
-/// square is computed again rather than the squares around each move.
+/// Moves played since the evaluator's board beyond which every square is computed again
+/// rather than the squares around each move (moves taken back cost a copy).
 pub const MAX_DIRTY_MOVES: usize = 6;
 
 /// One square's clipped vector seen from `view` under `set`.
@@ -73,24 +76,13 @@ fn sum_rows(sum: &mut [i16; DIM], rows: [&[i16; DIM]; ROWS_PER_SQUARE]) {
     }
 }
 
-/// A square's sum clipped to `0..=QA`, its change from `old` added to `pool`.
+/// Adds the change of a square's clipped vector, from sum `old` to sum `new`, to `pool`.
 #[inline(never)]
 #[allow(clippy::needless_range_loop)]
-fn clip_into_pool(sum: &[i16; DIM], old: &[i16; DIM], pool: &mut [i32; DIM]) -> [i16; DIM] {
-    let mut vector = [0i16; DIM];
+fn clip_into_pool(new: &[i16; DIM], old: &[i16; DIM], pool: &mut [i32; DIM]) {
     for i in 0..DIM {
-        vector[i] = sum[i].clamp(0, QA as i16);
-    }
-    add_change(pool, &vector, old);
-    vector
-}
-
-/// Adds the change of a square's clipped vector to a pool.
-#[inline(always)]
-#[allow(clippy::needless_range_loop)]
-fn add_change(pool: &mut [i32; DIM], new: &[i16; DIM], old: &[i16; DIM]) {
-    for i in 0..DIM {
-        pool[i] += (new[i] - old[i]) as i32;
+        let change = new[i].clamp(0, QA as i16) - old[i].clamp(0, QA as i16);
+        pool[i] += change as i32;
     }
 }
 
@@ -112,8 +104,12 @@ pub struct Evaluator {
     shape: (usize, usize, Rule),
     moves: Vec<(Pos, Color)>,
     valid: bool,
-    /// Per point of view, per square index: the rows, their sum and the clipped vector.
-    sq: [Vec<SquareState>; 2],
+    /// Per square index, per point of view: the rows and their sum.
+    sq: Vec<[SquareState; 2]>,
+    /// One frame per sync that played moves, newest last, and the squares' states
+    /// before it (square index and state), so that taking those moves back is a copy.
+    frames: Vec<Frame>,
+    saved: Vec<(u16, [SquareState; 2])>,
     /// Per point of view: the sum of the vectors.
     pool: [[i32; DIM]; 2],
     /// Squares to compute again, and marks so each is listed once.
@@ -130,15 +126,14 @@ pub struct Evaluator {
     g_ready: bool,
 }
 
-/// What the evaluator keeps of one square from one point of view.
+/// What the evaluator keeps of one square from one point of view. Its vector is the sum
+/// clipped to `0..=QA` (zero for an occupied square, whose sum is zero).
 #[derive(Clone, Copy)]
 struct SquareState {
-    /// The square's rows, or [`NO_ROWS`] in the first while it is occupied.
-    rows: [u16; ROWS_PER_SQUARE],
     /// The rows' sum (exact: the table's range keeps it within `i16`).
     sum: [i16; DIM],
-    /// The sum clipped to `0..=QA`; zero for an occupied square.
-    vector: [i16; DIM],
+    /// The square's rows, or [`NO_ROWS`] in the first while it is occupied.
+    rows: [u16; ROWS_PER_SQUARE],
 }
 
 const NO_ROWS: u16 = u16::MAX;
@@ -150,8 +145,16 @@ impl SquareState {
     const OCCUPIED: SquareState = SquareState {
         rows: [NO_ROWS; ROWS_PER_SQUARE],
         sum: [0; DIM],
-        vector: [0; DIM],
     };
+}
+
+/// Moves played in one sync: where they start in the evaluator's moves, the pools
+/// before them and where their squares' old states start in the saved list.
+#[derive(Clone, Copy)]
+struct Frame {
+    moves_before: usize,
+    pool: [[i32; DIM]; 2],
+    saved_from: usize,
 }
 
 /// The value of one position.
@@ -168,10 +171,9 @@ impl Evaluator {
             shape: (0, 0, Rule::Freestyle),
             moves: Vec::new(),
             valid: false,
-            sq: [
-                vec![SquareState::OCCUPIED; CELLS],
-                vec![SquareState::OCCUPIED; CELLS],
-            ],
+            sq: vec![[SquareState::OCCUPIED; 2]; CELLS],
+            frames: Vec::new(),
+            saved: Vec::new(),
             pool: [[0; DIM]; 2],
             dirty: Vec::with_capacity(64),
             stamp: vec![(0, 0); CELLS],
@@ -199,63 +201,70 @@ impl Evaluator {
     #[allow(clippy::needless_range_loop)]
     fn refresh_square(&mut self, b: &Board, p: Pos, lines: u8) {
         let i = p.idx();
-        let empty = b.is_empty(p);
+        if !b.is_empty(p) {
+            for v in 0..2 {
+                let st = &mut self.sq[i][v];
+                if st.rows[0] != NO_ROWS {
+                    clip_into_pool(&[0; DIM], &st.sum, &mut self.pool[v]);
+                    *st = SquareState::OCCUPIED;
+                }
+            }
+            return;
+        }
+        // What both points of view read: the threat classes and the changed lines' keys.
+        let threats = [b.threat(p, Color::Black), b.threat(p, Color::White)];
+        let mut keys = [0u32; 4];
+        for (d, k) in keys.iter_mut().enumerate() {
+            if lines & (1 << d) != 0 {
+                *k = b.key(p, d);
+            }
+        }
         for view in [Color::Black, Color::White] {
             let v = view.index();
-            let st = &mut self.sq[v][i];
-            if empty {
-                let table = &self.net.set_for(view).table;
-                // Worked on in locals, which the compiler knows alias nothing.
-                let mut sum;
-                let rows;
-                if st.rows[0] == NO_ROWS || lines & ALL_LINES == ALL_LINES {
-                    rows = square_rows(b, p, view).map(|r| r as u16);
-                    sum = [0i16; DIM];
-                    sum_rows(&mut sum, rows.map(|r| &table[r as usize]));
-                } else {
-                    // Only the lines through the moves, and the threat classes.
-                    let mut new_rows = st.rows;
-                    for (d, r) in new_rows.iter_mut().take(4).enumerate() {
-                        if lines & (1 << d) != 0 {
-                            *r = line_row(b.key(p, d), view) as u16;
-                        }
-                    }
-                    new_rows[4] = threat_row(b.threat(p, view), b.threat(p, view.opp())) as u16;
-                    sum = st.sum;
-                    let mut changed = false;
-                    for (&new, &old) in new_rows.iter().zip(st.rows.iter()) {
-                        if new != old {
-                            swap_row(&mut sum, &table[old as usize], &table[new as usize]);
-                            changed = true;
-                        }
-                    }
-                    if !changed {
-                        continue;
-                    }
-                    rows = new_rows;
+            let table = &self.net.set_for(view).table;
+            let st = &mut self.sq[i][v];
+            let threat = threat_row(threats[v], threats[1 - v]) as u16;
+            // Worked on in locals, which the compiler knows alias nothing.
+            let mut sum;
+            let mut rows = st.rows;
+            if rows[0] == NO_ROWS || lines == ALL_LINES {
+                for (d, r) in rows.iter_mut().take(4).enumerate() {
+                    *r = line_row(b.key(p, d), view) as u16;
                 }
-                let vector = clip_into_pool(&sum, &st.vector, &mut self.pool[v]);
-                st.rows = rows;
-                st.sum = sum;
-                st.vector = vector;
-            } else if st.rows[0] != NO_ROWS {
-                add_change(&mut self.pool[v], &[0; DIM], &st.vector);
-                *st = SquareState::OCCUPIED;
+                rows[4] = threat;
+                sum = [0i16; DIM];
+                sum_rows(&mut sum, rows.map(|r| &table[r as usize]));
+            } else {
+                // Only the lines through the moves, and the threat classes.
+                for (d, r) in rows.iter_mut().take(4).enumerate() {
+                    if lines & (1 << d) != 0 {
+                        *r = line_row(keys[d], view) as u16;
+                    }
+                }
+                rows[4] = threat;
+                if rows == st.rows {
+                    continue;
+                }
+                sum = st.sum;
+                for (&new, &old) in rows.iter().zip(st.rows.iter()) {
+                    if new != old {
+                        swap_row(&mut sum, &table[old as usize], &table[new as usize]);
+                    }
+                }
             }
+            clip_into_pool(&sum, &st.sum, &mut self.pool[v]);
+            st.rows = rows;
+            st.sum = sum;
         }
     }
 
     /// Computes every square again.
     fn refresh_all(&mut self, b: &Board) {
         if self.shape.0 != b.width() || self.shape.1 != b.height() {
-            for v in 0..2 {
-                self.sq[v].fill(SquareState::OCCUPIED);
-            }
+            self.sq.fill([SquareState::OCCUPIED; 2]);
         } else {
             for p in b.squares() {
-                for v in 0..2 {
-                    self.sq[v][p.idx()] = SquareState::OCCUPIED;
-                }
+                self.sq[p.idx()] = [SquareState::OCCUPIED; 2];
             }
         }
         self.pool = [[0; DIM]; 2];
@@ -263,13 +272,16 @@ impl Evaluator {
             self.refresh_square(b, p, ALL_LINES);
         }
         self.shape = (b.width(), b.height(), b.rule());
+        self.frames.clear();
+        self.saved.clear();
         self.moves.clear();
         self.moves
             .extend(b.history().iter().map(|m| (m.pos, m.color)));
         self.valid = true;
     }
 
-    /// Brings the vectors to `b` (see the module text).
+    /// Brings the vectors to `b` (see the module text): the frames of moves taken back
+    /// are restored from what they saved, the moves played since are one new frame.
     pub fn sync(&mut self, b: &Board) {
         let h = b.history();
         if !self.valid || self.shape != (b.width(), b.height(), b.rule()) {
@@ -281,26 +293,42 @@ impl Evaluator {
             .zip(h)
             .take_while(|(a, m)| a.0 == m.pos && a.1 == m.color)
             .count();
-        let changed = (self.moves.len() - common) + (h.len() - common);
-        if changed == 0 {
+        if common == self.moves.len() && common == h.len() {
             return;
         }
-        if changed > MAX_DIRTY_MOVES {
+        // Take back whole frames down to the common moves (perhaps below them, where a
+        // frame held several moves); below the frames, only a refresh can go back.
+        while self.moves.len() > common {
+            let Some(f) = self.frames.pop() else {
+                return self.refresh_all(b);
+            };
+            for (i, st) in self.saved.drain(f.saved_from..).rev() {
+                self.sq[i as usize] = st;
+            }
+            self.pool = f.pool;
+            self.moves.truncate(f.moves_before);
+        }
+        let from = self.moves.len();
+        let played = h.len() - from;
+        if played == 0 {
+            return;
+        }
+        if played > MAX_DIRTY_MOVES {
             return self.refresh_all(b);
         }
+        self.frames.push(Frame {
+            moves_before: from,
+            pool: self.pool,
+            saved_from: self.saved.len(),
+        });
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
             self.stamp.fill((0, 0));
             self.epoch = 1;
         }
         self.dirty.clear();
-        let mut moved = [Pos::NONE; MAX_DIRTY_MOVES];
-        let played = h[common..].iter().map(|m| m.pos);
-        let taken = self.moves[common..].iter().map(|m| m.0);
-        for (slot, p) in moved.iter_mut().zip(played.chain(taken)) {
-            *slot = p;
-        }
-        for &p in &moved[..changed] {
+        for m in &h[from..] {
+            let p = m.pos;
             self.mark(p, ALL_LINES);
             for d in 0..4 {
                 for k in (-5..=5).filter(|&k| k != 0) {
@@ -313,12 +341,12 @@ impl Evaluator {
         }
         let dirty = std::mem::take(&mut self.dirty);
         for &(q, lines) in &dirty {
+            self.saved.push((q.0, self.sq[q.idx()]));
             self.refresh_square(b, q, lines);
         }
         self.dirty = dirty;
-        self.moves.truncate(common);
         self.moves
-            .extend(h[common..].iter().map(|m| (m.pos, m.color)));
+            .extend(h[from..].iter().map(|m| (m.pos, m.color)));
     }
 
     /// Lists square `q` for computing again, with `lines` changed.
@@ -376,7 +404,9 @@ impl Evaluator {
         if !self.g_ready || self.h_for != Some((b.hash(), view)) {
             return None;
         }
-        let v = &self.sq[view.index()][p.idx()].vector;
+        let v = self.sq[p.idx()][view.index()]
+            .sum
+            .map(|x| x.clamp(0, QA as i16));
         let dot: f32 = v.iter().zip(&self.g).map(|(&a, &g)| a as f32 * g).sum();
         Some(dot / QA as f32)
     }
