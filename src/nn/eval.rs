@@ -199,9 +199,13 @@ impl Evaluator {
     /// changed are taken out of its sum and the new ones added.
     #[inline]
     #[allow(clippy::needless_range_loop)]
-    fn refresh_square(&mut self, b: &Board, p: Pos, lines: u8) {
+    fn refresh_square(&mut self, b: &Board, p: Pos, lines: u8, save: bool) {
         let i = p.idx();
+        let mut saved = !save;
         if !b.is_empty(p) {
+            if save && self.sq[i][0].rows[0] != NO_ROWS {
+                self.saved.push((p.0, self.sq[i]));
+            }
             for v in 0..2 {
                 let st = &mut self.sq[i][v];
                 if st.rows[0] != NO_ROWS {
@@ -222,11 +226,11 @@ impl Evaluator {
         for view in [Color::Black, Color::White] {
             let v = view.index();
             let table = &self.net.set_for(view).table;
-            let st = &mut self.sq[i][v];
+            let old = self.sq[i][v];
             let threat = threat_row(threats[v], threats[1 - v]) as u16;
             // Worked on in locals, which the compiler knows alias nothing.
             let mut sum;
-            let mut rows = st.rows;
+            let mut rows = old.rows;
             if rows[0] == NO_ROWS || lines == ALL_LINES {
                 for (d, r) in rows.iter_mut().take(4).enumerate() {
                     *r = line_row(b.key(p, d), view) as u16;
@@ -242,19 +246,22 @@ impl Evaluator {
                     }
                 }
                 rows[4] = threat;
-                if rows == st.rows {
+                if rows == old.rows {
                     continue;
                 }
-                sum = st.sum;
-                for (&new, &old) in rows.iter().zip(st.rows.iter()) {
-                    if new != old {
-                        swap_row(&mut sum, &table[old as usize], &table[new as usize]);
+                sum = old.sum;
+                for (&new, &was) in rows.iter().zip(old.rows.iter()) {
+                    if new != was {
+                        swap_row(&mut sum, &table[was as usize], &table[new as usize]);
                     }
                 }
             }
-            clip_into_pool(&sum, &st.sum, &mut self.pool[v]);
-            st.rows = rows;
-            st.sum = sum;
+            if !saved {
+                saved = true;
+                self.saved.push((p.0, self.sq[i]));
+            }
+            clip_into_pool(&sum, &old.sum, &mut self.pool[v]);
+            self.sq[i][v] = SquareState { sum, rows };
         }
     }
 
@@ -269,7 +276,7 @@ impl Evaluator {
         }
         self.pool = [[0; DIM]; 2];
         for p in b.squares() {
-            self.refresh_square(b, p, ALL_LINES);
+            self.refresh_square(b, p, ALL_LINES, false);
         }
         self.shape = (b.width(), b.height(), b.rule());
         self.frames.clear();
@@ -341,8 +348,7 @@ impl Evaluator {
         }
         let dirty = std::mem::take(&mut self.dirty);
         for &(q, lines) in &dirty {
-            self.saved.push((q.0, self.sq[q.idx()]));
-            self.refresh_square(b, q, lines);
+            self.refresh_square(b, q, lines, true);
         }
         self.dirty = dirty;
         self.moves
