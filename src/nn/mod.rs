@@ -10,7 +10,7 @@
 //!
 //! `pbrain-fivefold train` (`crate::tools::train`) fits the weights to `datagen`'s
 //! positions; the weights the engine plays with are built into the binary
-//! ([`Net::embedded`]). Rules without a network (caro) use the classical evaluation.
+//! ([`net::available`]: the built-in networks and `FIVEFOLD_NET`). Rules without a network (caro) use the classical evaluation.
 
 pub mod eval;
 pub mod features;

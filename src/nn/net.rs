@@ -22,7 +22,7 @@
 //! of `DIM`), `b1`, `w2` (3 rows of `HID`), `b2`, `wp` (`DIM` rows of `HID`), `bp`, `cw`
 //! (one number).
 //! Last, the FNV-1a 64-bit hash of every byte before it, as a `u64`. `pbrain-fivefold
-//! train` writes it; the engine reads it from the binary ([`Net::embedded`]) or a file.
+//! train` writes it; the engine reads it from the binary or a file ([`available`]).
 
 use crate::core::types::{Color, Rule};
 use crate::nn::features::ROWS;
