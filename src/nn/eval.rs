@@ -27,7 +27,7 @@
 use crate::core::board::Board;
 use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS};
 use crate::nn::features::{line_row, square_rows, threat_row, ROWS_PER_SQUARE};
-use crate::nn::net::{classical_input, wdl, Net, Set, DIM, HID, POOL_DIV, QA};
+use crate::nn::net::{classical_input, wdl, Head, Net, Set, DIM, HID, POOL_DIV, QA};
 use std::sync::Arc;
 
 /// Score units per logit of the expected result (as the classical evaluation's fit,
@@ -95,11 +95,71 @@ pub fn score_of(wdl: [f32; 3]) -> Score {
     (s.round() as Score).clamp(-SCORE_LIMIT, SCORE_LIMIT)
 }
 
+/// A head's two larger products laid out for the search: `w1` and `wp` transposed, so
+/// that each input scales a contiguous row added into all outputs at once (the compiler
+/// vectorises that; the row-by-row dot products of [`Head`] it cannot, as it keeps the
+/// order of a floating-point sum). Every output still sums its terms in the same order,
+/// so the results are [`Head`]'s to the bit (but for the sign of a zero).
+#[derive(Clone)]
+struct FastHead {
+    /// `w1` transposed: `DIM` rows of `HID`.
+    w1t: Vec<[f32; HID]>,
+    b1: [f32; HID],
+    /// `wp` transposed: `HID` rows of `DIM`.
+    wpt: Vec<[f32; DIM]>,
+    bp: [f32; DIM],
+}
+
+impl FastHead {
+    fn new(h: &Head) -> FastHead {
+        let w1t = (0..DIM)
+            .map(|i| std::array::from_fn(|j| h.w1[j * DIM + i]))
+            .collect();
+        let wpt = (0..HID)
+            .map(|j| std::array::from_fn(|i| h.wp[i * HID + j]))
+            .collect();
+        FastHead {
+            w1t,
+            b1: std::array::from_fn(|j| h.b1[j]),
+            wpt,
+            bp: std::array::from_fn(|i| h.bp[i]),
+        }
+    }
+
+    /// [`Head::hidden`]'s rectified layer.
+    #[inline]
+    fn hidden(&self, pool: &[f32; DIM]) -> [f32; HID] {
+        let mut acc = [0f32; HID];
+        for (row, &x) in self.w1t.iter().zip(pool) {
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a += w * x;
+            }
+        }
+        std::array::from_fn(|j| (self.b1[j] + acc[j]).max(0.0))
+    }
+
+    /// [`Head::policy`]. Inputs at zero (the rectifier's) add nothing and are skipped.
+    #[inline]
+    fn policy(&self, h: &[f32; HID]) -> [f32; DIM] {
+        let mut acc = [0f32; DIM];
+        for (row, &x) in self.wpt.iter().zip(h) {
+            if x != 0.0 {
+                for (a, &w) in acc.iter_mut().zip(row) {
+                    *a += w * x;
+                }
+            }
+        }
+        std::array::from_fn(|i| self.bp[i] + acc[i])
+    }
+}
+
 /// The network's evaluation of positions as a search visits them (see the module text).
 /// One per search thread.
 #[derive(Clone)]
 pub struct Evaluator {
     net: Arc<Net>,
+    /// The heads of the network's sets, laid out for speed (indexed as `Net::set_for`).
+    heads: Vec<FastHead>,
     /// The board the vectors stand for: size, rule and moves.
     shape: (usize, usize, Rule),
     moves: Vec<(Pos, Color)>,
@@ -166,8 +226,10 @@ pub struct Output {
 
 impl Evaluator {
     pub fn new(net: Arc<Net>) -> Evaluator {
+        let heads = net.sets.iter().map(|s| FastHead::new(&s.head)).collect();
         Evaluator {
             net,
+            heads,
             shape: (0, 0, Rule::Freestyle),
             moves: Vec::new(),
             valid: false,
@@ -341,7 +403,9 @@ impl Evaluator {
                 for k in (-5..=5).filter(|&k| k != 0) {
                     let q = p.step(d, k);
                     if b.cell(q) != cell::WALL {
-                        self.mark(q, 1 << d);
+                        // A line row sees four squares each way: five steps away only
+                        // the threat classes can change.
+                        self.mark(q, if k.abs() <= 4 { 1 << d } else { 0 });
                     }
                 }
             }
@@ -367,6 +431,12 @@ impl Evaluator {
         }
     }
 
+    /// The fast head of `view`'s set.
+    #[inline]
+    fn head_for(&self, view: Color) -> &FastHead {
+        &self.heads[view.index() % self.heads.len()]
+    }
+
     /// The pool of `view`, in floating point, as the head reads it.
     fn pool_f(&self, view: Color) -> [f32; DIM] {
         self.pool[view.index()].map(|s| s as f32 / (QA as f32 * POOL_DIV))
@@ -377,9 +447,8 @@ impl Evaluator {
     pub fn evaluate(&mut self, b: &Board) -> Output {
         self.sync(b);
         let view = b.side_to_move();
-        let head = &self.net.set_for(view).head;
-        let (_, h) = head.hidden(&self.pool_f(view));
-        let logits = head.value(&h, classical_input(b));
+        let h = self.head_for(view).hidden(&self.pool_f(view));
+        let logits = self.net.set_for(view).head.value(&h, classical_input(b));
         self.h = h;
         self.h_for = Some((b.hash(), view));
         self.g_ready = false;
@@ -397,7 +466,7 @@ impl Evaluator {
             self.evaluate(b);
         }
         if !self.g_ready {
-            self.g = self.net.set_for(b.side_to_move()).head.policy(&self.h);
+            self.g = self.head_for(b.side_to_move()).policy(&self.h);
             self.g_ready = true;
         }
     }
