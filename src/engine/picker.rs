@@ -178,17 +178,20 @@ impl MovePicker {
 }
 
 /// Adds the policy's ordering bonus (see [`MovePicker::new`]) to `moves`, if `e` holds
-/// the policy of `b`.
+/// the policy of `b`: each move's logit in ordering units, less the best of them.
 fn add_policy(b: &Board, e: &Evaluator, weight: i32, moves: &mut [ScoredMove]) {
-    let mut logits = [0f32; 1024];
-    let mut best = f32::MIN;
-    for (l, m) in logits.iter_mut().zip(moves.iter()) {
-        let Some(v) = e.policy(b, m.pos) else { return };
-        *l = v;
-        best = best.max(v);
+    if moves.is_empty() || !e.policy_ready(b) {
+        return;
     }
-    for (l, m) in logits.iter().zip(moves.iter_mut()) {
-        m.score += ((l - best) * weight as f32) as i32;
+    let view = b.side_to_move();
+    let mut best = i32::MIN;
+    for m in moves.iter_mut() {
+        let bonus = (e.policy_logit(view, m.pos) * weight as f32) as i32;
+        best = best.max(bonus);
+        m.score += bonus;
+    }
+    for m in moves.iter_mut() {
+        m.score -= best;
     }
 }
 
