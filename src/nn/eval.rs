@@ -76,13 +76,21 @@ fn sum_rows(sum: &mut [i16; DIM], rows: [&[i16; DIM]; ROWS_PER_SQUARE]) {
     }
 }
 
-/// Adds the change of a square's clipped vector, from sum `old` to sum `new`, to `pool`.
+/// Adds a square's clipped vector (of sum `sum`) to `pool`.
 #[inline(never)]
 #[allow(clippy::needless_range_loop)]
-fn clip_into_pool(new: &[i16; DIM], old: &[i16; DIM], pool: &mut [i32; DIM]) {
+fn clip_into_pool(sum: &[i16; DIM], pool: &mut [i32; DIM]) {
     for i in 0..DIM {
-        let change = new[i].clamp(0, QA as i16) - old[i].clamp(0, QA as i16);
-        pool[i] += change as i32;
+        pool[i] += sum[i].clamp(0, QA as i16) as i32;
+    }
+}
+
+/// Takes a square's clipped vector (of sum `sum`) out of `pool`.
+#[inline(never)]
+#[allow(clippy::needless_range_loop)]
+fn unclip_from_pool(sum: &[i16; DIM], pool: &mut [i32; DIM]) {
+    for i in 0..DIM {
+        pool[i] -= sum[i].clamp(0, QA as i16) as i32;
     }
 }
 
@@ -258,72 +266,72 @@ impl Evaluator {
     }
 
     /// Computes square `p` again from `b` for both points of view: the rows that
-    /// changed are taken out of its sum and the new ones added.
+    /// changed are taken out of its sum and the new ones added, in place. The new rows
+    /// are found first, so a square whose rows all stay is neither saved nor touched.
     #[inline]
     #[allow(clippy::needless_range_loop)]
     fn refresh_square(&mut self, b: &Board, p: Pos, lines: u8, save: bool) {
         let i = p.idx();
-        let mut saved = !save;
         if !b.is_empty(p) {
-            if save && self.sq[i][0].rows[0] != NO_ROWS {
+            if self.sq[i][0].rows[0] == NO_ROWS {
+                return;
+            }
+            if save {
                 self.saved.push((p.0, self.sq[i]));
             }
             for v in 0..2 {
                 let st = &mut self.sq[i][v];
-                if st.rows[0] != NO_ROWS {
-                    clip_into_pool(&[0; DIM], &st.sum, &mut self.pool[v]);
-                    *st = SquareState::OCCUPIED;
-                }
+                unclip_from_pool(&st.sum, &mut self.pool[v]);
+                *st = SquareState::OCCUPIED;
             }
             return;
         }
-        // What both points of view read: the threat classes and the changed lines' keys.
+        let full = self.sq[i][0].rows[0] == NO_ROWS || lines == ALL_LINES;
         let threats = [b.threat(p, Color::Black), b.threat(p, Color::White)];
-        let mut keys = [0u32; 4];
-        for (d, k) in keys.iter_mut().enumerate() {
-            if lines & (1 << d) != 0 {
-                *k = b.key(p, d);
+        // The new rows of both points of view, and a bit per row that changed.
+        let mut new = [self.sq[i][0].rows, self.sq[i][1].rows];
+        let mut changed = [0u8; 2];
+        for d in 0..4 {
+            if full || lines & (1 << d) != 0 {
+                let key = b.key(p, d);
+                for (v, view) in [Color::Black, Color::White].into_iter().enumerate() {
+                    let r = line_row(key, view) as u16;
+                    changed[v] |= u8::from(r != new[v][d]) << d;
+                    new[v][d] = r;
+                }
             }
         }
-        for view in [Color::Black, Color::White] {
-            let v = view.index();
+        for v in 0..2 {
+            let r = threat_row(threats[v], threats[1 - v]) as u16;
+            changed[v] |= u8::from(r != new[v][4]) << 4;
+            new[v][4] = r;
+        }
+        if changed == [0, 0] {
+            return;
+        }
+        if save {
+            self.saved.push((p.0, self.sq[i]));
+        }
+        for (v, view) in [Color::Black, Color::White].into_iter().enumerate() {
+            if changed[v] == 0 {
+                continue;
+            }
             let table = &self.net.set_for(view).table;
-            let old = self.sq[i][v];
-            let threat = threat_row(threats[v], threats[1 - v]) as u16;
-            // Worked on in locals, which the compiler knows alias nothing.
-            let mut sum;
-            let mut rows = old.rows;
-            if rows[0] == NO_ROWS || lines == ALL_LINES {
-                for (d, r) in rows.iter_mut().take(4).enumerate() {
-                    *r = line_row(b.key(p, d), view) as u16;
-                }
-                rows[4] = threat;
-                sum = [0i16; DIM];
-                sum_rows(&mut sum, rows.map(|r| &table[r as usize]));
+            let st = &mut self.sq[i][v];
+            let pool = &mut self.pool[v];
+            unclip_from_pool(&st.sum, pool);
+            if full {
+                sum_rows(&mut st.sum, new[v].map(|r| &table[r as usize]));
             } else {
-                // Only the lines through the moves, and the threat classes.
-                for (d, r) in rows.iter_mut().take(4).enumerate() {
-                    if lines & (1 << d) != 0 {
-                        *r = line_row(keys[d], view) as u16;
-                    }
-                }
-                rows[4] = threat;
-                if rows == old.rows {
-                    continue;
-                }
-                sum = old.sum;
-                for (&new, &was) in rows.iter().zip(old.rows.iter()) {
-                    if new != was {
-                        swap_row(&mut sum, &table[was as usize], &table[new as usize]);
+                for k in 0..ROWS_PER_SQUARE {
+                    if changed[v] & (1 << k) != 0 {
+                        let (was, now) = (st.rows[k] as usize, new[v][k] as usize);
+                        swap_row(&mut st.sum, &table[was], &table[now]);
                     }
                 }
             }
-            if !saved {
-                saved = true;
-                self.saved.push((p.0, self.sq[i]));
-            }
-            clip_into_pool(&sum, &old.sum, &mut self.pool[v]);
-            self.sq[i][v] = SquareState { sum, rows };
+            st.rows = new[v];
+            clip_into_pool(&st.sum, pool);
         }
     }
 
