@@ -177,7 +177,7 @@ pub struct Evaluator {
     /// One frame per sync that played moves, newest last, and the squares' states
     /// before it (square index and state), so that taking those moves back is a copy.
     frames: Vec<Frame>,
-    saved: Vec<(u16, [SquareState; 2])>,
+    saved: Vec<Saved>,
     /// Per point of view: the sum of the vectors.
     pool: [[i32; DIM]; 2],
     /// Squares to compute again, and marks so each is listed once.
@@ -214,6 +214,15 @@ impl SquareState {
         rows: [NO_ROWS; ROWS_PER_SQUARE],
         sum: [0; DIM],
     };
+}
+
+/// A square's state from one point of view, saved before a move changed it. Small
+/// enough (78 bytes) that saving and restoring are inline copies.
+#[derive(Clone, Copy)]
+struct Saved {
+    square: u16,
+    view: u8,
+    state: SquareState,
 }
 
 /// Moves played in one sync: where they start in the evaluator's moves, the pools
@@ -276,11 +285,15 @@ impl Evaluator {
             if self.sq[i][0].rows[0] == NO_ROWS {
                 return;
             }
-            if save {
-                self.saved.push((p.0, self.sq[i]));
-            }
             for v in 0..2 {
                 let st = &mut self.sq[i][v];
+                if save {
+                    self.saved.push(Saved {
+                        square: p.0,
+                        view: v as u8,
+                        state: *st,
+                    });
+                }
                 unclip_from_pool(&st.sum, &mut self.pool[v]);
                 *st = SquareState::OCCUPIED;
             }
@@ -309,15 +322,19 @@ impl Evaluator {
         if changed == [0, 0] {
             return;
         }
-        if save {
-            self.saved.push((p.0, self.sq[i]));
-        }
         for (v, view) in [Color::Black, Color::White].into_iter().enumerate() {
             if changed[v] == 0 {
                 continue;
             }
             let table = &self.net.set_for(view).table;
             let st = &mut self.sq[i][v];
+            if save {
+                self.saved.push(Saved {
+                    square: p.0,
+                    view: v as u8,
+                    state: *st,
+                });
+            }
             let pool = &mut self.pool[v];
             unclip_from_pool(&st.sum, pool);
             if full {
@@ -379,8 +396,8 @@ impl Evaluator {
             let Some(f) = self.frames.pop() else {
                 return self.refresh_all(b);
             };
-            for (i, st) in self.saved.drain(f.saved_from..).rev() {
-                self.sq[i as usize] = st;
+            for s in self.saved.drain(f.saved_from..).rev() {
+                self.sq[s.square as usize][s.view as usize] = s.state;
             }
             self.pool = f.pool;
             self.moves.truncate(f.moves_before);
