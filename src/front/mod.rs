@@ -1,9 +1,12 @@
 //! The front ends: what managers and people talk to. The Gomocup protocol ([`protocol`]
 //! parses and formats lines, [`session`] holds the game and drives the engine, [`swap2`]
-//! answers the opening-rule steps), the terminal game ([`play`]), position analysis
+//! answers the opening-rule steps, [`balance`] and [`defend`] Yixin-Board's balance and
+//! search-defend commands), the terminal game ([`play`]), position analysis
 //! ([`analyse`]) and the threat-space solver ([`solve`]).
 
 pub mod analyse;
+pub mod balance;
+pub mod defend;
 pub mod play;
 pub mod protocol;
 pub mod session;
