@@ -37,7 +37,7 @@
 
 mod common;
 
-use common::{is_protocol_line, parse_xy, Brain};
+use common::{is_protocol_line, is_remark, parse_xy, Brain};
 use fivefold::core::rules;
 use fivefold::front::protocol::{self, BlockLine, Command};
 use fivefold::front::session::{self, MAX_LINE_BYTES};
@@ -399,7 +399,53 @@ impl Driver<'_> {
         if !is_protocol_line(&l) {
             return Err(self.fail(format!("not a protocol line: {l:?}")));
         }
-        Ok((!l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ")).then_some(l))
+        Ok((!is_remark(&l)).then_some(l))
+    }
+
+    /// The next line of any kind (messages too), checked; `None` if `optional` and the
+    /// session ends first.
+    fn any_line(&mut self, want: &str, optional: bool) -> R<Option<String>> {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(l) = self.t.recv(Duration::from_millis(20)) {
+                self.transcript.push(format!("< {}", shorten(&l)));
+                if !is_protocol_line(&l) {
+                    return Err(self.fail(format!("not a protocol line: {l:?}")));
+                }
+                return Ok(Some(l));
+            }
+            match self.t.ended(Duration::ZERO) {
+                Ok(true) => {
+                    if let Some(l) = self.t.recv(self.t.after_end()) {
+                        self.transcript.push(format!("< {}", shorten(&l)));
+                        return Ok(Some(l));
+                    }
+                    if optional {
+                        return Ok(None);
+                    }
+                    return Err(self.fail(format!("no {want}: the session has ended")));
+                }
+                Ok(false) if Instant::now() < deadline => {}
+                Ok(false) => return Err(self.fail(format!("no {want} within {WAIT:?}"))),
+                Err(e) => return Err(self.fail(e)),
+            }
+        }
+    }
+
+    /// The next `MESSAGE SWAP2 …` line (Yixin-Board's swap2 answers), skipping other
+    /// messages; a reply that is not a message fails.
+    fn swap2_message(&mut self, optional: bool) -> R<Option<String>> {
+        loop {
+            let Some(l) = self.any_line("a MESSAGE SWAP2 line", optional)? else {
+                return Ok(None);
+            };
+            if l.starts_with("MESSAGE SWAP2 ") {
+                return Ok(Some(l));
+            }
+            if !is_remark(&l) {
+                return Err(self.fail(format!("expected a MESSAGE SWAP2 line, got {l:?}")));
+            }
+        }
     }
 
     /// A reply, or `None` if the session ends first (a search cut short by `END`).
@@ -744,6 +790,19 @@ impl Model {
                 Some(_) if n >= 1 => self.think(d, optional),
                 _ => d.expect_error(),
             },
+            // Messages only.
+            Command::ShowHashUsage => Ok(()),
+            Command::SearchDefend => match &self.game {
+                Some(_) => self.think(d, optional),
+                None => d.expect_error(),
+            },
+            Command::Balance { two, .. } => match &self.game {
+                Some(g) if g.empty_squares() >= if two { 2 } else { 1 } => {
+                    self.balance(d, two, optional)
+                }
+                _ => d.expect_error(),
+            },
+            Command::Swap2Step(step) => self.swap2_step(d, step, optional),
             Command::Unsupported {
                 block, arg_line, ..
             } => {
@@ -833,6 +892,7 @@ impl Model {
             "evaluate" => protocol::parse_pair(value).is_ok(),
             "max_node" | "max_depth" => number.is_some(),
             "show_detail" => number.is_some_and(|n| n >= 0),
+            "square_names" => number.is_some_and(|n| (0..=2).contains(&n)),
             // A search parameter: any number (held to its range, with a MESSAGE).
             k if fivefold::engine::params::find(k).is_some() => number.is_some(),
             _ => true,
@@ -1066,6 +1126,121 @@ impl Model {
         } else {
             None
         };
+        Ok(())
+    }
+
+    /// `YXBALANCEONE` / `YXBALANCETWO`: one or two legal moves, alternating from our side
+    /// (which is to move), never on a blocked square; played on the board.
+    fn balance(&mut self, d: &mut Driver, two: bool, optional: bool) -> R {
+        let exclude = self.exclusions();
+        let g = self.game.as_mut().expect("a game");
+        let me = g.my_color();
+        g.me = Some(me);
+        g.board.set_side_to_move(me);
+        let l = if optional {
+            match d.reply_or_end()? {
+                Some(l) => l,
+                None => return Ok(()),
+            }
+        } else {
+            d.reply("the balancing move(s)")?
+        };
+        if l.starts_with("ERROR YXBALANCE: no legal move") {
+            return Ok(());
+        }
+        let Some(squares) = l.split(' ').map(parse_xy).collect::<Option<Vec<_>>>() else {
+            return Err(d.fail(format!("expected balancing moves, got {l:?}")));
+        };
+        if squares.len() != if two { 2 } else { 1 } {
+            return Err(d.fail(format!("{l:?}: the wrong number of moves")));
+        }
+        let mut check = g.board.clone();
+        for (x, y) in squares {
+            let p = check.pos(x as i64, y as i64).filter(|&p| {
+                g.free(p)
+                    && check.is_empty(p)
+                    && !exclude.contains(&p)
+                    && rules::is_legal(&mut check, p)
+            });
+            let Some(p) = p else {
+                return Err(d.fail(format!(
+                    "{l:?}: an illegal or blocked square\n{:?}",
+                    g.board
+                )));
+            };
+            check.make(p);
+        }
+        g.board = check;
+        g.me = (!two).then_some(me);
+        Ok(())
+    }
+
+    /// Yixin-Board's swap2 steps: the position is the game's stones (3 for step 2, 5 for
+    /// step 3) in move order from black, or an empty board for step 1; the answer is
+    /// read from the `MESSAGE SWAP2 …` lines and becomes the game.
+    fn swap2_step(&mut self, d: &mut Driver, step: u8, optional: bool) -> R {
+        let rule = self.rule;
+        let Some(g) = self.game.as_mut() else {
+            return d.expect_error();
+        };
+        let want = [0, 3, 5][usize::from(step - 1)];
+        if step > 1 && g.board.move_count() != want {
+            return d.expect_error();
+        }
+        let mut board = Board::new(g.board.width(), g.board.height(), rule).expect("a board");
+        if step > 1 {
+            for m in g.board.history() {
+                board.make(m.pos);
+            }
+        }
+        let Some(first) = d.swap2_message(optional)? else {
+            return Ok(());
+        };
+        d.check_log(true)?;
+        let at = |l: &str, k: usize| -> Option<(usize, usize)> {
+            let rest = l.strip_prefix(&format!("MESSAGE SWAP2 MOVE{k} "))?;
+            let (x, y) = rest.split_once(' ')?;
+            Some((x.parse().ok()?, y.parse().ok()?))
+        };
+        let (squares, me): (Vec<(usize, usize)>, Option<Color>) = match (step, first.as_str()) {
+            (2, "MESSAGE SWAP2 SWAP1 YES") | (3, "MESSAGE SWAP2 SWAP2 YES") => {
+                (Vec::new(), Some(Color::Black))
+            }
+            (2, "MESSAGE SWAP2 SWAP1 NO") | (3, "MESSAGE SWAP2 SWAP2 NO") => {
+                (Vec::new(), Some(Color::White))
+            }
+            _ => {
+                let (from, count) = if step == 1 { (1, 3) } else { (4, 2) };
+                let mut lines = vec![first];
+                while lines.len() < count {
+                    match d.swap2_message(optional)? {
+                        Some(l) => lines.push(l),
+                        None => return Ok(()),
+                    }
+                }
+                let squares: Option<Vec<_>> = lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| at(l, from + i))
+                    .collect();
+                match squares {
+                    Some(v) if step < 3 => (v, None),
+                    _ => return Err(d.fail(format!("not a step {step} answer: {lines:?}"))),
+                }
+            }
+        };
+        let mut check = board;
+        for (x, y) in squares {
+            let legal = check
+                .pos(x as i64, y as i64)
+                .filter(|&p| check.is_empty(p) && rules::is_legal(&mut check, p));
+            let Some(p) = legal else {
+                return Err(d.fail(format!("the swap2 stone {x},{y} is illegal")));
+            };
+            check.make(p);
+        }
+        *g = Game::new(check);
+        g.me = me;
         Ok(())
     }
 
@@ -1451,7 +1626,7 @@ fn info_command() -> BoxedStrategy<Cmd> {
         1 => (Just("thread_num".to_string()), values(&["1", "2", "3", "0", "-1", "x"])),
         1 => (Just("max_depth".to_string()), values(&["1", "2", "x", ""])),
         1 => (Just("max_node".to_string()), values(&["1", "300", "2000", "x"])),
-        1 => (values(&["game_type", "show_detail"]), values(&["0", "1", "3", "4", "-1", "x"])),
+        1 => (values(&["game_type", "show_detail", "square_names"]), values(&["0", "1", "2", "3", "4", "-1", "x"])),
         1 => (Just("evaluate".to_string()), values(&["3,4", "3", "x,y", "", "-1,-1", "99999999999999999999,1"])),
         1 => (Just("folder".to_string()), "[ -~]{0,30}"),
         1 => (values(&["rfp_margin", "razor_depth", "move_count", "se_depth"]), values(&["0", "1", "4", "60", "1000", "99999", "-1", "x", ""])),
@@ -1489,8 +1664,13 @@ fn command() -> BoxedStrategy<Cmd> {
         1 => simple("DONE", Command::StrayDone),
         2 => (cased("YXNBEST"), values(&["1", "2", "3", "0", "-1", "x", "", "18446744073709551616"]))
             .prop_map(|(w, n)| (format!("{w} {n}"), None)),
-        1 => values(&["yxdraw", "YXSETDATABASE", "yxhashdump C:\\x", "yxsoosorvstep1", "YXBALANCEONE 3"])
+        1 => values(&["yxdraw", "YXSETDATABASE", "yxhashdump C:\\x", "yxsoosorvstep1"])
             .prop_map(|s| (s, None)),
+        1 => simple("YXSEARCHDEFEND", Command::SearchDefend),
+        1 => simple("YXSHOWHASHUSAGE", Command::ShowHashUsage),
+        1 => values(&["yxbalanceone 0", "YXBALANCETWO -20", "yxbalanceone x", "yxbalancetwo"])
+            .prop_map(|s| (s, None)),
+        1 => values(&["yxswap2step1", "YXSWAP2STEP2", "yxswap2step3"]).prop_map(|s| (s, None)),
         1 => "[A-Za-z]{1,10}( [ -~]{0,10})?".prop_map(|s| (s, None)),
     ]
     .boxed()

@@ -690,7 +690,8 @@ fn yixin_board_conversation() {
             )
         })
         .collect();
-    assert_eq!(firsts[0], mv);
+    // Yixin-Board (it sent yxshowinfo) means row,column: the names are transposed.
+    assert_eq!(firsts[0], (mv.1, mv.0));
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     assert!(lines.contains(&format!("MESSAGE REALTIME BEST {},{}", mv.0, mv.1)));
 }
