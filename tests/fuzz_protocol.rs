@@ -585,6 +585,12 @@ enum Open {
         stones: Vec<(i64, i64)>,
         bad: bool,
     },
+    Soosorv {
+        step: u8,
+        n: i64,
+        stones: Vec<(i64, i64)>,
+        bad: bool,
+    },
     Unsupported,
 }
 
@@ -654,9 +660,11 @@ impl Model {
             BlockLine::Stone { x, y, field } => {
                 match self.block.as_mut() {
                     Some(Open::Board { stones, .. }) => stones.push((x, y, field)),
-                    Some(Open::Swap2 { stones, .. } | Open::Exclude { stones, .. }) => {
-                        stones.push((x, y))
-                    }
+                    Some(
+                        Open::Swap2 { stones, .. }
+                        | Open::Exclude { stones, .. }
+                        | Open::Soosorv { stones, .. },
+                    ) => stones.push((x, y)),
                     _ => {}
                 }
                 Ok(())
@@ -666,7 +674,8 @@ impl Model {
                     if let Some(
                         Open::Board { bad, .. }
                         | Open::Swap2 { bad, .. }
-                        | Open::Exclude { bad, .. },
+                        | Open::Exclude { bad, .. }
+                        | Open::Soosorv { bad, .. },
                     ) = self.block.as_mut()
                     {
                         *bad = true
@@ -803,6 +812,16 @@ impl Model {
                 _ => d.expect_error(),
             },
             Command::Swap2Step(step) => self.swap2_step(d, step, optional),
+            Command::Soosorv { step: 1, .. } => self.soosorv(d, 1, 0, &[], optional),
+            Command::Soosorv { step, n } => {
+                self.block = Some(Open::Soosorv {
+                    step,
+                    n,
+                    stones: Vec::new(),
+                    bad: false,
+                });
+                Ok(())
+            }
             Command::Unsupported {
                 block, arg_line, ..
             } => {
@@ -984,7 +1003,11 @@ impl Model {
             Open::Unsupported => d.expect_prefix("UNKNOWN ", "UNKNOWN … for an unsupported block"),
             Open::Board { bad: true, .. }
             | Open::Swap2 { bad: true, .. }
-            | Open::Exclude { bad: true, .. } => d.expect_error(),
+            | Open::Exclude { bad: true, .. }
+            | Open::Soosorv { bad: true, .. } => d.expect_error(),
+            Open::Soosorv {
+                step, n, stones, ..
+            } => self.soosorv(d, step, n, &stones, optional),
             Open::Board { think, stones, .. } => match self.position(&stones) {
                 Some(game) => {
                     self.game = Some(game);
@@ -1236,6 +1259,152 @@ impl Model {
                 .filter(|&p| check.is_empty(p) && rules::is_legal(&mut check, p));
             let Some(p) = legal else {
                 return Err(d.fail(format!("the swap2 stone {x},{y} is illegal")));
+            };
+            check.make(p);
+        }
+        *g = Game::new(check);
+        g.me = me;
+        Ok(())
+    }
+
+    /// Yixin-Board's Soosorv steps: the stones given (in move order from black; for step 6
+    /// four, then black's offers) checked as the engine checks them, the answer read from
+    /// the `MESSAGE SOOSORV …` lines, and the game becomes the position decided on with the
+    /// engine's stones.
+    fn soosorv(
+        &mut self,
+        d: &mut Driver,
+        step: u8,
+        n: i64,
+        stones: &[(i64, i64)],
+        optional: bool,
+    ) -> R {
+        let rule = self.rule;
+        let Some(squares) = self.squares_of(stones) else {
+            return d.expect_error();
+        };
+        let g = self.game.as_mut().expect("a game");
+        if (step == 4 || step == 5) && !(1..=8).contains(&n) {
+            return d.expect_error();
+        }
+        let want = [0, 3, 3, 4, 4, 4][usize::from(step - 1)];
+        let count_ok = if step == 6 {
+            squares.len() > want
+        } else {
+            squares.len() == want
+        };
+        if !count_ok {
+            return d.expect_error();
+        }
+        let mut board = Board::new(g.board.width(), g.board.height(), rule).expect("a board");
+        for (i, &p) in squares.iter().enumerate() {
+            if !board.is_empty(p) || (i >= want && squares[want..i].contains(&p)) {
+                return d.expect_error();
+            }
+            if i < want {
+                board.make(p);
+            }
+        }
+        let offers = &squares[want..];
+        let mut lines = Vec::new();
+        // Step 5 ends with DONE (fewer than n offers where fewer distinct moves exist).
+        let count = if step == 1 { 3 } else { 1 };
+        while lines.len() < count
+            || (step == 5
+                && lines
+                    .last()
+                    .is_some_and(|l| l != "MESSAGE SOOSORV MOVE5 DONE"))
+        {
+            let Some(l) = d.any_line("a MESSAGE SOOSORV line", optional)? else {
+                return Ok(());
+            };
+            if l.starts_with("MESSAGE SOOSORV ") {
+                lines.push(l);
+            } else if !is_remark(&l) {
+                return Err(d.fail(format!("expected a MESSAGE SOOSORV line, got {l:?}")));
+            }
+        }
+        d.check_log(true)?;
+        let pair = |rest: &str| -> Option<(usize, usize)> {
+            let v: Vec<usize> = rest
+                .split(' ')
+                .map(|t| t.parse().ok())
+                .collect::<Option<_>>()?;
+            (v.len() >= 2).then(|| (v[0], v[1]))
+        };
+        let fail = |d: &mut Driver| Err(d.fail(format!("not a step {step} answer: {lines:?}")));
+        let (put, me): (Vec<(usize, usize)>, Option<Color>) = match step {
+            1 => {
+                let v: Option<Vec<_>> = lines
+                    .iter()
+                    .enumerate()
+                    .map(|(k, l)| pair(l.strip_prefix(&format!("MESSAGE SOOSORV MOVE{} ", k + 1))?))
+                    .collect();
+                match v {
+                    Some(v) => (v, None),
+                    None => return fail(d),
+                }
+            }
+            2 | 4 => {
+                let word = if step == 2 { "SWAP1" } else { "SWAP2" };
+                let asked = if step == 2 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                match lines[0].strip_prefix(&format!("MESSAGE SOOSORV {word} ")) {
+                    Some("YES") => (Vec::new(), Some(asked.opp())),
+                    Some("NO") => (Vec::new(), Some(asked)),
+                    _ => return fail(d),
+                }
+            }
+            3 => match lines[0].strip_prefix("MESSAGE SOOSORV MOVE4 ").map(|r| {
+                let v: Vec<&str> = r.split(' ').collect();
+                (pair(r), v.get(2).and_then(|t| t.parse::<usize>().ok()))
+            }) {
+                Some((Some(p), Some(k))) if (1..=8).contains(&k) => (vec![p], Some(Color::White)),
+                _ => return fail(d),
+            },
+            5 => {
+                let body = &lines[1..lines.len() - 1];
+                let v: Option<Vec<_>> = body
+                    .iter()
+                    .map(|l| pair(l.strip_prefix("MESSAGE SOOSORV MOVE5 ")?))
+                    .collect();
+                let ends = lines[0] == "MESSAGE SOOSORV MOVE5 REFRESH"
+                    && lines[lines.len() - 1] == "MESSAGE SOOSORV MOVE5 DONE";
+                match v {
+                    Some(v) if ends && !v.is_empty() && v.len() <= n as usize => {
+                        for (i, &(x, y)) in v.iter().enumerate() {
+                            let free = board
+                                .pos(x as i64, y as i64)
+                                .is_some_and(|p| board.is_empty(p));
+                            if !free || v[..i].contains(&(x, y)) {
+                                return Err(d.fail(format!("bad fifth moves: {lines:?}")));
+                            }
+                        }
+                        (Vec::new(), Some(Color::Black))
+                    }
+                    _ => return fail(d),
+                }
+            }
+            _ => match lines[0]
+                .strip_prefix("MESSAGE SOOSORV MOVE5C ")
+                .and_then(pair)
+            {
+                Some((x, y)) if offers.iter().any(|p| (p.x(), p.y()) == (x, y)) => {
+                    (vec![(x, y)], Some(Color::White))
+                }
+                _ => return fail(d),
+            },
+        };
+        let mut check = board;
+        for (x, y) in put {
+            let legal = check
+                .pos(x as i64, y as i64)
+                .filter(|&p| check.is_empty(p) && rules::is_legal(&mut check, p));
+            let Some(p) = legal else {
+                return Err(d.fail(format!("the soosorv stone {x},{y} is illegal")));
             };
             check.make(p);
         }
@@ -1664,7 +1833,10 @@ fn command() -> BoxedStrategy<Cmd> {
         1 => simple("DONE", Command::StrayDone),
         2 => (cased("YXNBEST"), values(&["1", "2", "3", "0", "-1", "x", "", "18446744073709551616"]))
             .prop_map(|(w, n)| (format!("{w} {n}"), None)),
-        1 => values(&["yxdraw", "YXSETDATABASE", "yxhashdump C:\\x", "yxsoosorvstep1"])
+        1 => values(&["yxdraw", "YXSETDATABASE", "yxhashdump C:\\x"])
+            .prop_map(|s| (s, None)),
+        1 => values(&["yxsoosorvstep1", "yxsoosorvstep2", "YXSOOSORVSTEP3", "yxsoosorvstep4 2",
+            "yxsoosorvstep5 3", "yxsoosorvstep5 0", "yxsoosorvstep6", "yxsoosorvstep4"])
             .prop_map(|s| (s, None)),
         1 => simple("YXSEARCHDEFEND", Command::SearchDefend),
         1 => simple("YXSHOWHASHUSAGE", Command::ShowHashUsage),
@@ -1710,6 +1882,9 @@ fn block_step() -> BoxedStrategy<Step> {
         "YXBLOCK",
         "yxblockundo",
         "yxquerydatabaseone",
+        "yxsoosorvstep2",
+        "yxsoosorvstep4 2",
+        "yxsoosorvstep6",
     ]);
     let field = prop_oneof![
         12 => values(&["1", "2"]).prop_map(|f| format!(",{f}")),
@@ -1752,6 +1927,19 @@ fn block_step() -> BoxedStrategy<Step> {
                     .map(|s| s.split(',').take(2).collect::<Vec<_>>().join(","))
                     .collect();
                 let keep = [0, 3, 3, 5, 5, 1][at.index(6)];
+                stones.truncate(keep);
+            }
+            // Soosorv blocks take bare squares: mostly 3 (step 2), 4 (step 4), 4 and offers.
+            if h.starts_with("yxsoosorv") {
+                stones = stones
+                    .iter()
+                    .map(|s| s.split(',').take(2).collect::<Vec<_>>().join(","))
+                    .collect();
+                let keep = match h.as_str() {
+                    "yxsoosorvstep2" => [3, 3, 3, 2][at.index(4)],
+                    "yxsoosorvstep6" => [6, 7, 5, 4][at.index(4)],
+                    _ => [4, 4, 4, 5][at.index(4)],
+                };
                 stones.truncate(keep);
             }
             let mut lines = vec![plain(h)];

@@ -421,3 +421,83 @@ fn hash_usage_is_the_tables_fill() {
     assert_eq!(usage(&mut b), 0.0);
     b.expect_silence();
 }
+
+/// The Soosorv steps: `yxsoosorvstep1` alone, the others followed by the stones
+/// (row,column, in move order) and `done`, as `main.c` sends them; the answers as it
+/// reads them (`MESSAGE SOOSORV …`, squares as `%d %d`).
+#[test]
+fn soosorv_steps_answer_as_the_gui_reads_them() {
+    let mut b = yixin(1000);
+    b.send("INFO rule 2");
+    let square = |l: &str, prefix: &str| -> (usize, usize) {
+        let rest = l.strip_prefix(prefix).unwrap_or_else(|| panic!("{l}"));
+        let v: Vec<usize> = rest.split(' ').map(|n| n.parse().unwrap()).collect();
+        (v[0], v[1])
+    };
+    // Step 1: one of the 26 standard openings.
+    let t = Instant::now();
+    b.send("yxsoosorvstep1");
+    let s: Vec<(usize, usize)> = (1..=3)
+        .map(|k| square(&b.line(), &format!("MESSAGE SOOSORV MOVE{k} ")))
+        .collect();
+    assert!(t.elapsed() < Duration::from_millis(2500));
+    assert_eq!(s[0], (7, 7));
+    assert!(s[1].0.abs_diff(7) <= 1 && s[1].1.abs_diff(7) <= 1 && s[1] != s[0]);
+    assert!(s[2].0.abs_diff(7) <= 2 && s[2].1.abs_diff(7) <= 2 && !s[..2].contains(&s[2]));
+    b.expect_silence();
+
+    let three = "7,7\n7,8\n8,8\ndone";
+    // Step 2: swap or not.
+    b.send(&format!("yxsoosorvstep2\n{three}"));
+    let l = b.line();
+    assert!(
+        l == "MESSAGE SOOSORV SWAP1 YES" || l == "MESSAGE SOOSORV SWAP1 NO",
+        "{l}"
+    );
+    // Step 3: the fourth stone and N, `MOVE4 %d %d %d`.
+    b.send(&format!("yxsoosorvstep3\n{three}"));
+    let l = b.line();
+    let v: Vec<usize> = l
+        .strip_prefix("MESSAGE SOOSORV MOVE4 ")
+        .unwrap_or_else(|| panic!("{l}"))
+        .split(' ')
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert_eq!(v.len(), 3);
+    assert!(![(7, 7), (7, 8), (8, 8)].contains(&(v[0], v[1])));
+    assert!((1..=8).contains(&v[2]));
+    b.expect_silence();
+
+    let four = "7,7\n7,8\n8,8\n6,6\ndone";
+    // Step 4: swap or not, with N = 3.
+    b.send(&format!("yxsoosorvstep4 3\n{four}"));
+    let l = b.line();
+    assert!(
+        l == "MESSAGE SOOSORV SWAP2 YES" || l == "MESSAGE SOOSORV SWAP2 NO",
+        "{l}"
+    );
+    // Step 5: REFRESH, three fifth moves, DONE.
+    let t = Instant::now();
+    b.send(&format!("yxsoosorvstep5 3\n{four}"));
+    assert_eq!(b.line(), "MESSAGE SOOSORV MOVE5 REFRESH");
+    let fifths: Vec<(usize, usize)> = (0..3)
+        .map(|_| square(&b.line(), "MESSAGE SOOSORV MOVE5 "))
+        .collect();
+    assert_eq!(b.line(), "MESSAGE SOOSORV MOVE5 DONE");
+    assert!(t.elapsed() < Duration::from_millis(2500));
+    for (i, p) in fifths.iter().enumerate() {
+        assert!(![(7, 7), (7, 8), (8, 8), (6, 6)].contains(p) && !fifths[..i].contains(p));
+    }
+    // Step 6: the four stones, then black's offers; white takes one of them.
+    b.send("yxsoosorvstep6\n7,7\n7,8\n8,8\n6,6\n9,9\n5,9\n9,5\ndone");
+    let taken = square(&b.line(), "MESSAGE SOOSORV MOVE5C ");
+    assert!([(9, 9), (5, 9), (9, 5)].contains(&taken));
+    b.expect_silence();
+    // Wrong counts are errors.
+    assert!(b
+        .ask("yxsoosorvstep4 3\n7,7\ndone")
+        .starts_with("ERROR YXSOOSORVSTEP4: 1 stones given"));
+    assert!(b
+        .ask(&format!("yxsoosorvstep5 9\n{four}"))
+        .starts_with("ERROR YXSOOSORVSTEP5: 9"));
+}

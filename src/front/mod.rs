@@ -1,7 +1,7 @@
 //! The front ends: what managers and people talk to. The Gomocup protocol ([`protocol`]
 //! parses and formats lines, [`session`] holds the game and drives the engine, [`swap2`]
-//! answers the opening-rule steps, [`balance`] and [`defend`] Yixin-Board's balance and
-//! search-defend commands), the terminal game ([`play`]), position analysis
+//! answers the Swap2 steps, [`soosorv`] Yixin-Board's Soosorv steps, [`balance`] and
+//! [`defend`] its balance and search-defend commands), the terminal game ([`play`]), position analysis
 //! ([`analyse`]) and the threat-space solver ([`solve`]).
 
 pub mod analyse;
@@ -11,4 +11,5 @@ pub mod play;
 pub mod protocol;
 pub mod session;
 pub mod solve;
+pub mod soosorv;
 pub mod swap2;

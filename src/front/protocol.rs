@@ -13,7 +13,7 @@
 use crate::core::notation;
 use crate::core::types::{format_score, is_mate, Pos, Score};
 use crate::engine::search::Info;
-use crate::front::swap2;
+use crate::front::{soosorv, swap2};
 use std::time::Duration;
 
 /// One command line from the manager.
@@ -73,6 +73,10 @@ pub enum Command {
     Balance { two: bool, bias: i64 },
     /// `YXSHOWHASHUSAGE`: how full the transposition table is.
     ShowHashUsage,
+    /// `YXSOOSORVSTEP1` to `YXSOOSORVSTEP6`: Yixin-Board's Soosorv opening steps. Step 1
+    /// stands alone; the others are followed by the position, `x,y` lines in move order
+    /// until `DONE`. `n`: the number of fifth moves (steps 4 and 5), else 0.
+    Soosorv { step: u8, n: i64 },
     /// A known extension the engine does not support. `block`: a block of lines ending
     /// with `DONE` follows and must be read; `arg_line`: the command takes an argument
     /// (a file path) which, when not on the command line itself, is the next line.
@@ -118,13 +122,7 @@ const UNSUPPORTED: &[(&str, bool, bool)] = &[
     ("YXDELETEDATABASEALL", true, false),
     ("YXBLOCKPATH", true, false),
     ("YXBLOCKPATHUNDO", true, false),
-    ("YXSOOSORVSTEP2", true, false),
-    ("YXSOOSORVSTEP3", true, false),
-    ("YXSOOSORVSTEP4", true, false),
-    ("YXSOOSORVSTEP5", true, false),
-    ("YXSOOSORVSTEP6", true, false),
     ("YXBLOCKPATHRESET", false, false),
-    ("YXSOOSORVSTEP1", false, false),
     ("YXDRAW", false, false),
     ("YXRESIGN", false, false),
     ("YXFORBID", false, false),
@@ -235,6 +233,22 @@ pub fn parse(line: &str) -> Command {
         "YXSWAP2STEP2" => Command::Swap2Step(2),
         "YXSWAP2STEP3" => Command::Swap2Step(3),
         "YXSHOWHASHUSAGE" => Command::ShowHashUsage,
+        "YXSOOSORVSTEP1" | "YXSOOSORVSTEP2" | "YXSOOSORVSTEP3" | "YXSOOSORVSTEP6" => {
+            Command::Soosorv {
+                step: name.as_bytes()[13] - b'0',
+                n: 0,
+            }
+        }
+        "YXSOOSORVSTEP4" | "YXSOOSORVSTEP5" => match parse_int(rest) {
+            Some(n) => Command::Soosorv {
+                step: name.as_bytes()[13] - b'0',
+                n,
+            },
+            None => malformed(format!(
+                "'{}' is not a number of fifth moves (expected {name} n, n from 1 to 8)",
+                clean(rest)
+            )),
+        },
         "YXBALANCEONE" | "YXBALANCETWO" => {
             // Yixin-Board always sends the bias; a missing one means even.
             let bias = if rest.is_empty() {
@@ -424,6 +438,45 @@ pub fn swap2_step_lines(step: u8, reply: &swap2::Reply) -> Option<Vec<String>> {
         (2, Reply::Two(a, b)) => Some(vec![at(4, *a), at(5, *b)]),
         (3, Reply::Swap) => Some(vec!["MESSAGE SWAP2 SWAP2 YES".into()]),
         (3, Reply::Stone(_)) => Some(vec!["MESSAGE SWAP2 SWAP2 NO".into()]),
+        _ => None,
+    }
+}
+
+/// The lines Yixin-Board reads as the answer to a Soosorv step (squares as `x y`, which
+/// it reads as its own row and column):
+/// - step 1: `MESSAGE SOOSORV MOVE1 x y`, `… MOVE2 x y`, `… MOVE3 x y`;
+/// - step 2: `MESSAGE SOOSORV SWAP1 YES` or `… NO`; step 4: `MESSAGE SOOSORV SWAP2 YES` or
+///   `… NO`;
+/// - step 3: `MESSAGE SOOSORV MOVE4 x y n` (the fourth stone and the number of fifth moves);
+/// - step 5: `MESSAGE SOOSORV MOVE5 REFRESH`, one `MESSAGE SOOSORV MOVE5 x y` per offered
+///   fifth move, `MESSAGE SOOSORV MOVE5 DONE`;
+/// - step 6: `MESSAGE SOOSORV MOVE5C x y` (the offer taken).
+///
+/// `None` for a decision that does not belong to the step.
+pub fn soosorv_lines(step: u8, reply: &soosorv::Reply) -> Option<Vec<String>> {
+    use soosorv::Reply;
+    let xy = |p: Pos| format!("{} {}", p.x(), p.y());
+    let yes = |b: bool| if b { "YES" } else { "NO" };
+    match (step, reply) {
+        (1, Reply::Opening(s)) => Some(
+            s.iter()
+                .enumerate()
+                .map(|(k, &p)| format!("MESSAGE SOOSORV MOVE{} {}", k + 1, xy(p)))
+                .collect(),
+        ),
+        (2, Reply::Swap(b)) => Some(vec![format!("MESSAGE SOOSORV SWAP1 {}", yes(*b))]),
+        (4, Reply::Swap(b)) => Some(vec![format!("MESSAGE SOOSORV SWAP2 {}", yes(*b))]),
+        (3, Reply::Fourth(p, n)) => Some(vec![format!("MESSAGE SOOSORV MOVE4 {} {n}", xy(*p))]),
+        (5, Reply::Fifths(v)) => {
+            let mut lines = vec!["MESSAGE SOOSORV MOVE5 REFRESH".to_string()];
+            lines.extend(
+                v.iter()
+                    .map(|&p| format!("MESSAGE SOOSORV MOVE5 {}", xy(p))),
+            );
+            lines.push("MESSAGE SOOSORV MOVE5 DONE".into());
+            Some(lines)
+        }
+        (6, Reply::Choose(p)) => Some(vec![format!("MESSAGE SOOSORV MOVE5C {}", xy(*p))]),
         _ => None,
     }
 }
@@ -945,10 +998,53 @@ mod tests {
             }
         );
         assert!(matches!(parse("yxbalancetwo x"), Command::Malformed { .. }));
-        // Soosorv steps 2 to 6 are followed by the position, ending with done.
-        assert!(matches!(
+        assert_eq!(parse("yxsoosorvstep1"), Command::Soosorv { step: 1, n: 0 });
+        assert_eq!(parse("yxsoosorvstep6"), Command::Soosorv { step: 6, n: 0 });
+        assert_eq!(
             parse("yxsoosorvstep4 2"),
-            Command::Unsupported { block: true, .. }
-        ));
+            Command::Soosorv { step: 4, n: 2 }
+        );
+        assert_eq!(
+            parse("YXSOOSORVSTEP5 8"),
+            Command::Soosorv { step: 5, n: 8 }
+        );
+        assert!(matches!(parse("yxsoosorvstep5"), Command::Malformed { .. }));
+    }
+
+    #[test]
+    fn soosorv_answers_in_yixin_boards_form() {
+        use soosorv::Reply;
+        let p = Pos::new(6, 9);
+        assert_eq!(
+            soosorv_lines(3, &Reply::Fourth(p, 4)).unwrap(),
+            ["MESSAGE SOOSORV MOVE4 6 9 4"]
+        );
+        assert_eq!(
+            soosorv_lines(5, &Reply::Fifths(vec![p, Pos::new(1, 2)])).unwrap(),
+            [
+                "MESSAGE SOOSORV MOVE5 REFRESH",
+                "MESSAGE SOOSORV MOVE5 6 9",
+                "MESSAGE SOOSORV MOVE5 1 2",
+                "MESSAGE SOOSORV MOVE5 DONE"
+            ]
+        );
+        assert_eq!(
+            soosorv_lines(6, &Reply::Choose(p)).unwrap(),
+            ["MESSAGE SOOSORV MOVE5C 6 9"]
+        );
+        assert_eq!(
+            soosorv_lines(2, &Reply::Swap(true)).unwrap(),
+            ["MESSAGE SOOSORV SWAP1 YES"]
+        );
+        assert_eq!(
+            soosorv_lines(4, &Reply::Swap(false)).unwrap(),
+            ["MESSAGE SOOSORV SWAP2 NO"]
+        );
+        assert_eq!(soosorv_lines(4, &Reply::Choose(p)), None);
+        assert_eq!(
+            swap2_step_lines(2, &swap2::Reply::Two(p, Pos::new(1, 2))).unwrap(),
+            ["MESSAGE SWAP2 MOVE4 6 9", "MESSAGE SWAP2 MOVE5 1 2"]
+        );
+        assert_eq!(swap2_step_lines(3, &swap2::Reply::Two(p, p)), None);
     }
 }

@@ -38,7 +38,7 @@ use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
 use crate::engine::{Engine, StopToken, MAX_THREADS};
 use crate::front::protocol::{self, clean, BlockLine, Command, Names, Progress, Realtime};
-use crate::front::{balance, defend, swap2};
+use crate::front::{balance, defend, soosorv, swap2};
 use anyhow::Result;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
@@ -55,6 +55,15 @@ pub const MAX_TIME_MS: u64 = 1 << 40;
 pub const MAX_NBEST: i64 = 64;
 /// Input lines longer than this are cut (the rest of the line is dropped).
 pub const MAX_LINE_BYTES: usize = 64 << 10;
+/// The Soosorv step commands, by step.
+const SOOSORV_NAMES: [&str; 6] = [
+    "YXSOOSORVSTEP1",
+    "YXSOOSORVSTEP2",
+    "YXSOOSORVSTEP3",
+    "YXSOOSORVSTEP4",
+    "YXSOOSORVSTEP5",
+    "YXSOOSORVSTEP6",
+];
 /// `INFO square_names` values.
 const NAMES_PLAIN: u8 = 0;
 const NAMES_TRANSPOSED: u8 = 1;
@@ -132,6 +141,15 @@ pub enum Job {
         limits: Limits,
         exclude: Vec<Pos>,
     },
+    /// Yixin-Board's Soosorv step `step` for `board` (its stones in move order), with
+    /// the number of fifth moves `n` (steps 4, 5) or black's `offers` (step 6).
+    Soosorv {
+        step: u8,
+        board: Board,
+        n: usize,
+        offers: Vec<Pos>,
+        limits: Limits,
+    },
     /// `YXBALANCEONE` / `YXBALANCETWO`.
     Balance {
         board: Board,
@@ -149,6 +167,8 @@ pub enum Answer {
     Swap2(Result<swap2::Reply, String>),
     /// Yixin-Board's Swap2 step, the position it decided on, and its decision.
     Swap2Step(u8, Box<Board>, Result<swap2::Reply, String>),
+    /// A Soosorv step, the position it decided on, and its decision.
+    Soosorv(u8, Box<Board>, Result<soosorv::Reply, String>),
     /// The balancing move(s), the first one the side to move's.
     Balance(Result<Vec<Pos>, String>),
 }
@@ -165,6 +185,11 @@ impl Job {
                 Err("the search failed".into()),
             ),
             Job::Balance { .. } => Answer::Balance(Err("the search failed".into())),
+            Job::Soosorv { step, board, .. } => Answer::Soosorv(
+                *step,
+                Box::new(board.clone()),
+                Err("the search failed".into()),
+            ),
         }
     }
 }
@@ -218,6 +243,12 @@ enum Block {
         stones: Vec<(i64, i64)>,
         error: Option<String>,
     },
+    Soosorv {
+        step: u8,
+        n: i64,
+        stones: Vec<(i64, i64)>,
+        error: Option<String>,
+    },
     Unsupported {
         name: String,
     },
@@ -231,6 +262,7 @@ impl Block {
             Block::Swap2 { .. } => "SWAP2BOARD",
             Block::Exclude { undo: false, .. } => "YXBLOCK",
             Block::Exclude { undo: true, .. } => "YXBLOCKUNDO",
+            Block::Soosorv { step, .. } => SOOSORV_NAMES[usize::from(*step - 1)],
             Block::Unsupported { name } => name,
         }
     }
@@ -238,7 +270,8 @@ impl Block {
         match self {
             Block::Board { error, .. }
             | Block::Swap2 { error, .. }
-            | Block::Exclude { error, .. } => Some(error),
+            | Block::Exclude { error, .. }
+            | Block::Soosorv { error, .. } => Some(error),
             Block::Unsupported { .. } => None,
         }
     }
@@ -387,6 +420,16 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answ
         } => {
             let reply = swap2::decide(engine, &board, &limits, stop);
             Answer::Swap2Step(step, Box::new(board), reply)
+        }
+        Job::Soosorv {
+            step,
+            board,
+            n,
+            offers,
+            limits,
+        } => {
+            let reply = soosorv::decide(engine, step, &board, n, &offers, &limits, stop);
+            Answer::Soosorv(step, Box::new(board), reply)
         }
         Job::Defend {
             board,
@@ -627,9 +670,11 @@ impl Session {
             BlockLine::Stone { x, y, field } => {
                 match &mut self.block {
                     Some(Block::Board { stones, .. }) => stones.push((x, y, field)),
-                    Some(Block::Swap2 { stones, .. } | Block::Exclude { stones, .. }) => {
-                        stones.push((x, y))
-                    }
+                    Some(
+                        Block::Swap2 { stones, .. }
+                        | Block::Exclude { stones, .. }
+                        | Block::Soosorv { stones, .. },
+                    ) => stones.push((x, y)),
                     _ => {}
                 }
                 Flow::Continue
@@ -749,6 +794,16 @@ impl Session {
             Command::SearchDefend => self.search_defend(received),
             Command::Swap2Step(step) => self.swap2_step(step, received),
             Command::Balance { two, bias } => self.balance(two, bias, received),
+            Command::Soosorv { step: 1, .. } => self.soosorv(1, 0, &[], received),
+            Command::Soosorv { step, n } => {
+                self.block = Some(Block::Soosorv {
+                    step,
+                    n,
+                    stones: Vec::new(),
+                    error: None,
+                });
+                Flow::Continue
+            }
             Command::ShowHashUsage => {
                 let (permille, bytes) = {
                     let e = self.engine();
@@ -1004,6 +1059,83 @@ impl Session {
         }))
     }
 
+    /// Yixin-Board's Soosorv steps: step 1 on an empty board, the others on the stones
+    /// given (in move order, black first; for step 6 the first four, the rest being
+    /// black's offered fifth moves), `n` fifth moves for steps 4 and 5.
+    fn soosorv(&mut self, step: u8, n: i64, stones: &[(i64, i64)], received: Instant) -> Flow {
+        let name = SOOSORV_NAMES[usize::from(step - 1)];
+        let squares = match self.squares_of(stones) {
+            Ok(s) => s,
+            Err(e) => return self.error(&format!("{name}: {e}; nothing changed")),
+        };
+        let Some(g) = self.game.as_ref() else {
+            return self.error(&format!("{name}: no game; send START first"));
+        };
+        let n = if step == 4 || step == 5 {
+            if !(1..=soosorv::MAX_FIFTHS as i64).contains(&n) {
+                return self.error(&format!(
+                    "{name}: {n} is not a number of fifth moves (1 to {})",
+                    soosorv::MAX_FIFTHS
+                ));
+            }
+            n as usize
+        } else {
+            0
+        };
+        let want = match step {
+            1 => 0,
+            2 | 3 => 3,
+            _ => 4,
+        };
+        let enough = if step == 6 {
+            squares.len() > want
+        } else {
+            squares.len() == want
+        };
+        if !enough {
+            let more = if step == 6 {
+                "4 and the offered fifth moves"
+            } else {
+                ""
+            };
+            let need = if step == 6 {
+                more.to_string()
+            } else {
+                want.to_string()
+            };
+            return self.error(&format!(
+                "{name}: {} stones given; this step needs {need}",
+                squares.len()
+            ));
+        }
+        let mut board = match Board::new(g.board.width(), g.board.height(), self.rule) {
+            Ok(b) => b,
+            Err(e) => return self.error(&format!("{name}: {e}")),
+        };
+        for (i, (&p, &(x, y))) in squares.iter().zip(stones).enumerate() {
+            let taken = if i < want {
+                !board.is_empty(p)
+            } else {
+                !board.is_empty(p) || squares[want..i].contains(&p)
+            };
+            if taken {
+                return self.error(&format!("{name}: {x},{y} is given twice; nothing changed"));
+            }
+            if i < want {
+                board.make(p);
+            }
+        }
+        let offers = squares[want.min(squares.len())..].to_vec();
+        let limits = self.limits(received);
+        Flow::Think(Box::new(Job::Soosorv {
+            step,
+            board,
+            n,
+            offers,
+            limits,
+        }))
+    }
+
     /// Squares our answer avoids: continuous-game marks and `YXBLOCK` squares.
     fn exclusions(&self) -> Vec<Pos> {
         let mut v = self.excluded.clone();
@@ -1184,7 +1316,8 @@ impl Session {
             }
             Block::Board { error: Some(e), .. }
             | Block::Swap2 { error: Some(e), .. }
-            | Block::Exclude { error: Some(e), .. } => {
+            | Block::Exclude { error: Some(e), .. }
+            | Block::Soosorv { error: Some(e), .. } => {
                 self.error(&format!("{name}: {e}; nothing changed"))
             }
             Block::Board {
@@ -1215,6 +1348,12 @@ impl Session {
                 }
                 Err(e) => self.error(&format!("{name}: {e}; nothing changed")),
             },
+            Block::Soosorv {
+                step,
+                n,
+                stones,
+                error: None,
+            } => self.soosorv(step, n, &stones, received),
             Block::Exclude {
                 undo,
                 stones,
@@ -1419,10 +1558,59 @@ impl Session {
             Answer::Swap2Step(step, _, Err(e)) => {
                 self.error(&format!("YXSWAP2STEP{step}: {e}"));
             }
+            Answer::Soosorv(step, board, Ok(reply)) => self.apply_soosorv(step, *board, reply),
+            Answer::Soosorv(step, _, Err(e)) => {
+                self.error(&format!("YXSOOSORVSTEP{step}: {e}"));
+            }
             Answer::Balance(Ok(moves)) => self.apply_balance(&moves),
             Answer::Balance(Err(e)) => {
                 self.error(&format!("YXBALANCE: {e}"));
             }
+        }
+    }
+
+    /// Answers a Soosorv step with the lines Yixin-Board reads
+    /// ([`protocol::soosorv_lines`]) and makes the game the position decided on with the
+    /// stones the engine put (the opening, the fourth stone, the fifth move taken) and
+    /// the colour it took. Offered fifth moves are not played: the other side picks one.
+    fn apply_soosorv(&mut self, step: u8, board: Board, reply: soosorv::Reply) {
+        let name = SOOSORV_NAMES[usize::from(step - 1)];
+        let Some(lines) = protocol::soosorv_lines(step, &reply) else {
+            self.error(&format!("{name}: no answer for this position"));
+            return;
+        };
+        let Some(g) = self.game.as_mut() else { return };
+        let stones: Vec<Pos> = match &reply {
+            soosorv::Reply::Opening(s) => s.to_vec(),
+            soosorv::Reply::Fourth(p, _) | soosorv::Reply::Choose(p) => vec![*p],
+            soosorv::Reply::Swap(_) | soosorv::Reply::Fifths(_) => Vec::new(),
+        };
+        let mut check = board;
+        for &p in &stones {
+            if !(on_board(&check, p) && check.is_empty(p) && rules::is_legal(&mut check, p)) {
+                self.error(&format!("{name}: the engine chose an illegal square"));
+                return;
+            }
+            check.make(p);
+        }
+        *g = Game::new(check);
+        g.me = match reply {
+            // Step 2 asks white, step 4 black, whether to swap.
+            soosorv::Reply::Swap(swap) => {
+                let asked = if step == 2 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                Some(if swap { asked.opp() } else { asked })
+            }
+            // The fourth stone is white's; the fifth move taken is black's, taken by white.
+            soosorv::Reply::Fourth(..) | soosorv::Reply::Choose(_) => Some(Color::White),
+            soosorv::Reply::Fifths(_) => Some(Color::Black),
+            soosorv::Reply::Opening(_) => None,
+        };
+        for l in lines {
+            self.reply(&l);
         }
     }
 
