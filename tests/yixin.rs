@@ -501,3 +501,23 @@ fn soosorv_steps_answer_as_the_gui_reads_them() {
         .ask(&format!("yxsoosorvstep5 9\n{four}"))
         .starts_with("ERROR YXSOOSORVSTEP5: 9"));
 }
+
+/// Yixin-Board's levels other than the custom one send `INFO timeout_turn 2000000` (no
+/// time limit meant; `set_level`). It shows no thinking for Swap2 step 1 and the Soosorv
+/// steps and offers no stop there, so these answer within 10 seconds then.
+#[test]
+fn opening_steps_answer_in_reasonable_time_under_untimed_levels() {
+    let mut b = yixin(1000);
+    b.send(
+        "INFO max_node -1\nINFO timeout_match 100000000\nINFO time_left 100000000\n\
+         INFO timeout_turn 2000000\nINFO max_depth 225\nINFO time_increment 0",
+    );
+    let t = Instant::now();
+    b.send("yxswap2step1");
+    for k in 1..=3 {
+        assert!(b.line().starts_with(&format!("MESSAGE SWAP2 MOVE{k} ")));
+    }
+    let took = t.elapsed();
+    assert!(took < Duration::from_secs(13), "{took:?}");
+    b.expect_silence();
+}

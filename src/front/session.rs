@@ -55,6 +55,11 @@ pub const MAX_TIME_MS: u64 = 1 << 40;
 pub const MAX_NBEST: i64 = 64;
 /// Input lines longer than this are cut (the rest of the line is dropped).
 pub const MAX_LINE_BYTES: usize = 64 << 10;
+/// `INFO timeout_turn` of Yixin-Board's levels other than the custom one (33 minutes):
+/// no time limit meant.
+const YIXIN_LEVEL_TURN_MS: u64 = 2_000_000;
+/// Most time for a Yixin-Board step it shows no thinking for, under those levels.
+const UNWATCHED_MS: u64 = 10_000;
 /// The Soosorv step commands, by step.
 const SOOSORV_NAMES: [&str; 6] = [
     "YXSOOSORVSTEP1",
@@ -1051,7 +1056,11 @@ impl Session {
                 board.make(m.pos);
             }
         }
-        let limits = self.limits(received);
+        let limits = if step == 1 {
+            self.unwatched_limits(received)
+        } else {
+            self.limits(received)
+        };
         Flow::Think(Box::new(Job::Swap2Step {
             step,
             board,
@@ -1126,7 +1135,7 @@ impl Session {
             }
         }
         let offers = squares[want.min(squares.len())..].to_vec();
-        let limits = self.limits(received);
+        let limits = self.unwatched_limits(received);
         Flow::Think(Box::new(Job::Soosorv {
             step,
             board,
@@ -1173,6 +1182,22 @@ impl Session {
             budget: Some(budget),
             skip_threats: false,
         }
+    }
+
+    /// [`Session::limits`] for the Yixin-Board steps it shows no "thinking" for and offers
+    /// no stop (Swap2 step 1, the Soosorv steps): under its levels other than the custom
+    /// one (`INFO timeout_turn 2000000`: no time limit, a node limit or the person's stop
+    /// ends a search) these get at most [`UNWATCHED_MS`].
+    fn unwatched_limits(&mut self, received: Instant) -> Limits {
+        let mut limits = self.limits(received);
+        if self.clock.turn_ms == YIXIN_LEVEL_TURN_MS {
+            let cap = Duration::from_millis(UNWATCHED_MS).saturating_sub(received.elapsed());
+            limits.budget = limits.budget.map(|b| time::Budget {
+                soft: b.soft.min(cap),
+                hard: b.hard.min(cap),
+            });
+        }
+        limits
     }
 
     fn info(&mut self, key: &str, value: &str) -> Result<(), String> {
