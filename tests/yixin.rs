@@ -268,6 +268,35 @@ fn search_defend_answers_a_defence_in_time() {
     // Both defences were searched, each as one line of the analysis.
     assert!(lines.iter().any(|l| l.starts_with("MESSAGE multipv 2 ")));
 
+    // Renju, black to move: white's open three (5..7,7) with 8,7 a double three for
+    // black, so white's split four through 8,7 cannot be stopped.
+    b.send("INFO rule 2");
+    let lost = [
+        (8, 5),
+        (5, 7),
+        (8, 6),
+        (6, 7),
+        (9, 8),
+        (7, 7),
+        (10, 9),
+        (14, 14),
+    ];
+    let lines = {
+        let c = position(&mut b, &lost, false);
+        b.send(&c);
+        b.ask_all("yxsearchdefend")
+    };
+    assert!(
+        lines.iter().any(
+            |l| l.starts_with("MESSAGE defend: the opponent has a VCF: ")
+                && l.ends_with("; no move stops it, every move searched")
+        ),
+        "{lines:?}"
+    );
+    let mv = expect_move(lines.last().unwrap());
+    assert_ne!(mv, (8, 7), "a foul");
+    b.send("INFO rule 0");
+
     // A quiet position: every candidate is searched, and the best one answered.
     {
         let c = position(&mut b, &[(7, 7), (8, 8)], false);

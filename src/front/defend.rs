@@ -70,6 +70,7 @@ pub fn defences(board: &Board, exclude: &[Pos], deadline: Instant, stop: &StopTo
     let vcf = solver.vcf(&mut b, VCF_PLIES, VCF_NODES);
     b.set_side_to_move(me);
     if let Some(line) = vcf {
+        // Renju: the solver counts none of black's fouls as a defence.
         let moves = solver
             .vcf_defences(&mut b, VCF_PLIES, VCF_NODES)
             .unwrap_or_default();
@@ -145,6 +146,47 @@ mod tests {
             );
         }
         assert!(d.moves.contains(&Pos::new(6, 7)) && d.moves.contains(&Pos::new(10, 7)));
+    }
+
+    #[test]
+    fn a_renju_foul_is_no_defence() {
+        // White's open three on row 7 (f8 g8 h8); black's stones make i8 (8,7) a double
+        // three for black. White wins with j8 (9,7), a four whose only block is i8: so
+        // black has no defence, and the foul is not offered as one.
+        use crate::core::rules;
+        use crate::core::types::Color;
+        let mut b = Board::new(15, 15, Rule::Renju).unwrap();
+        for (x, y) in [(5, 7), (6, 7), (7, 7)] {
+            b.make_color(Pos::new(x, y), Color::White);
+        }
+        for (x, y) in [(8, 5), (8, 6), (9, 8), (10, 9)] {
+            b.make_color(Pos::new(x, y), Color::Black);
+        }
+        b.set_side_to_move(Color::Black);
+        assert!(rules::is_forbidden(&mut b, Pos::new(8, 7)));
+        let d = defences(
+            &b,
+            &[],
+            Instant::now() + Duration::from_secs(20),
+            &StopToken::new(),
+        );
+        assert!(matches!(d.threat, Threat::Vcf(_)), "{d:?}");
+        assert_eq!(d.moves, [], "{d:?}");
+        // Under freestyle the same position has its two blocks.
+        let mut f = Board::new(15, 15, Rule::Freestyle).unwrap();
+        for m in b.history() {
+            f.make_color(m.pos, m.color);
+        }
+        f.set_side_to_move(Color::Black);
+        let d = defences(
+            &f,
+            &[],
+            Instant::now() + Duration::from_secs(20),
+            &StopToken::new(),
+        );
+        let mut moves = d.moves.clone();
+        moves.sort_by_key(|p| p.idx());
+        assert_eq!(moves, [Pos::new(4, 7), Pos::new(8, 7)], "{d:?}");
     }
 
     #[test]
