@@ -18,8 +18,10 @@ mod common;
 use common::*;
 use std::time::{Duration, Instant};
 
-/// What Yixin-Board 3 sends when it starts the engine (`init_engine`), with the time
-/// settings it sends next (`set_level`).
+/// What Yixin-Board 3 sends when it starts the engine (`init_engine`): `info
+/// show_detail 3`, `yxshowinfo`, `START 15`, the custom level's time settings
+/// (`set_level`), then caution factor, threads, hash size, pondering and `INFO
+/// vcthread`.
 fn yixin(turn_ms: u64) -> Brain {
     let mut b = Brain::start();
     b.send("info show_detail 3\nyxshowinfo");
@@ -28,8 +30,10 @@ fn yixin(turn_ms: u64) -> Brain {
     assert!(b.line().starts_with("MESSAGE INFO MAX_HASH_SIZE "));
     assert_eq!(b.ask("START 15"), "OK");
     b.send(&format!(
-        "INFO timeout_turn {turn_ms}\nINFO timeout_match 100000000\nINFO max_node -1\n\
-         INFO max_depth 225\nINFO time_increment 0\nINFO thread_num 1\nINFO hash_size 65536"
+        "INFO timeout_turn {turn_ms}\nINFO timeout_match 100000000\n\
+         INFO time_left 100000000\nINFO max_node -1\nINFO max_depth 225\n\
+         INFO time_increment 0\nINFO caution_factor 1\nINFO thread_num 1\n\
+         INFO hash_size 65536\nINFO pondering 0\nINFO vcthread 0"
     ));
     b
 }
@@ -144,6 +148,29 @@ fn other_managers_get_plain_names_unless_they_ask() {
         .find_map(|l| l.split(" pv ").nth(1))
         .unwrap();
     assert_eq!(pv.split(' ').next().unwrap(), gui_name(mv));
+}
+
+/// Other tools send `YXSHOWINFO` too (to get Rapfi's GUI messages) with squares as
+/// column,row; without Yixin-Board's `INFO vcthread` the names stay plain.
+#[test]
+fn yxshowinfo_alone_does_not_transpose_names() {
+    let mut b = Brain::start();
+    b.send("YXSHOWINFO\nINFO SHOW_DETAIL 2");
+    for _ in 0..3 {
+        assert!(b.line().starts_with("MESSAGE "));
+    }
+    b.new_game(15, 200);
+    let lines = {
+        let c = position(&mut b, &THREE, true);
+        b.ask_all(&c)
+    };
+    let mv = expect_move(lines.last().unwrap());
+    let pv = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.split("| PV ").nth(1))
+        .unwrap();
+    assert_eq!(pv.split(' ').next().unwrap(), gui_name((mv.1, mv.0)));
 }
 
 #[test]

@@ -577,8 +577,12 @@ pub struct Session {
     /// `INFO square_names`: 0 plain names, 1 transposed (the squares Yixin-Board means),
     /// 2 (the default) transposed once the GUI has shown itself to be Yixin-Board.
     names_mode: u8,
-    /// The GUI sent `YXSHOWINFO`, which only Yixin-Board sends (at start-up).
-    yixin: bool,
+    /// The GUI sent `YXSHOWINFO` (Yixin-Board does at start-up, and so do other tools
+    /// that want Rapfi's GUI messages).
+    showinfo: bool,
+    /// The GUI sent `INFO vcthread`, a setting of Yixin-Board's (for the Yixin engine),
+    /// which it sends at start-up (`init_engine`) and other tools do not.
+    vcthread: bool,
     /// `INFO max_memory` or `INFO hash_size`, whichever came last: the engine plans its
     /// table and threads under it before each search ([`Engine::configure`]).
     memory: MemoryLimit,
@@ -611,7 +615,8 @@ impl Session {
             max_nodes: None,
             show_detail: 0,
             names_mode: NAMES_AUTO,
-            yixin: false,
+            showinfo: false,
+            vcthread: false,
             memory: MemoryLimit::Default,
             // Every core unless the manager says otherwise (INFO thread_num).
             threads: crate::engine::default_threads(),
@@ -634,7 +639,7 @@ impl Session {
             transpose: match self.names_mode {
                 NAMES_PLAIN => false,
                 NAMES_TRANSPOSED => true,
-                _ => self.yixin,
+                _ => self.showinfo && self.vcthread,
             },
         }
     }
@@ -782,7 +787,7 @@ impl Session {
                 Flow::Continue
             }
             Command::ShowInfo => {
-                self.yixin = true;
+                self.showinfo = true;
                 let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
                 self.reply(&format!(
                     "MESSAGE {} {}",
@@ -1280,9 +1285,10 @@ impl Session {
                     }
                 };
             }
+            "vcthread" => self.vcthread = true,
             // Yixin-Board settings with no meaning for this engine.
             "time_increment" | "caution_factor" | "pondering" | "usedatabase" | "nbestsym"
-            | "nbest_sym" | "checkmate" | "vcthread" | "thread_split_depth" | "start_depth" => {
+            | "nbest_sym" | "checkmate" | "thread_split_depth" | "start_depth" => {
                 log::debug!("INFO {key} ignored")
             }
             // The search's tunable parameters, by their names (see engine::params); any
