@@ -37,7 +37,7 @@
 
 mod common;
 
-use common::{is_protocol_line, parse_xy, Brain};
+use common::{is_protocol_line, is_remark, parse_xy, Brain};
 use fivefold::core::rules;
 use fivefold::front::protocol::{self, BlockLine, Command};
 use fivefold::front::session::{self, MAX_LINE_BYTES};
@@ -399,7 +399,53 @@ impl Driver<'_> {
         if !is_protocol_line(&l) {
             return Err(self.fail(format!("not a protocol line: {l:?}")));
         }
-        Ok((!l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ")).then_some(l))
+        Ok((!is_remark(&l)).then_some(l))
+    }
+
+    /// The next line of any kind (messages too), checked; `None` if `optional` and the
+    /// session ends first.
+    fn any_line(&mut self, want: &str, optional: bool) -> R<Option<String>> {
+        let deadline = Instant::now() + WAIT;
+        loop {
+            if let Some(l) = self.t.recv(Duration::from_millis(20)) {
+                self.transcript.push(format!("< {}", shorten(&l)));
+                if !is_protocol_line(&l) {
+                    return Err(self.fail(format!("not a protocol line: {l:?}")));
+                }
+                return Ok(Some(l));
+            }
+            match self.t.ended(Duration::ZERO) {
+                Ok(true) => {
+                    if let Some(l) = self.t.recv(self.t.after_end()) {
+                        self.transcript.push(format!("< {}", shorten(&l)));
+                        return Ok(Some(l));
+                    }
+                    if optional {
+                        return Ok(None);
+                    }
+                    return Err(self.fail(format!("no {want}: the session has ended")));
+                }
+                Ok(false) if Instant::now() < deadline => {}
+                Ok(false) => return Err(self.fail(format!("no {want} within {WAIT:?}"))),
+                Err(e) => return Err(self.fail(e)),
+            }
+        }
+    }
+
+    /// The next `MESSAGE SWAP2 …` line (Yixin-Board's swap2 answers), skipping other
+    /// messages; a reply that is not a message fails.
+    fn swap2_message(&mut self, optional: bool) -> R<Option<String>> {
+        loop {
+            let Some(l) = self.any_line("a MESSAGE SWAP2 line", optional)? else {
+                return Ok(None);
+            };
+            if l.starts_with("MESSAGE SWAP2 ") {
+                return Ok(Some(l));
+            }
+            if !is_remark(&l) {
+                return Err(self.fail(format!("expected a MESSAGE SWAP2 line, got {l:?}")));
+            }
+        }
     }
 
     /// A reply, or `None` if the session ends first (a search cut short by `END`).
@@ -539,6 +585,12 @@ enum Open {
         stones: Vec<(i64, i64)>,
         bad: bool,
     },
+    Soosorv {
+        step: u8,
+        n: i64,
+        stones: Vec<(i64, i64)>,
+        bad: bool,
+    },
     Unsupported,
 }
 
@@ -608,9 +660,11 @@ impl Model {
             BlockLine::Stone { x, y, field } => {
                 match self.block.as_mut() {
                     Some(Open::Board { stones, .. }) => stones.push((x, y, field)),
-                    Some(Open::Swap2 { stones, .. } | Open::Exclude { stones, .. }) => {
-                        stones.push((x, y))
-                    }
+                    Some(
+                        Open::Swap2 { stones, .. }
+                        | Open::Exclude { stones, .. }
+                        | Open::Soosorv { stones, .. },
+                    ) => stones.push((x, y)),
                     _ => {}
                 }
                 Ok(())
@@ -620,7 +674,8 @@ impl Model {
                     if let Some(
                         Open::Board { bad, .. }
                         | Open::Swap2 { bad, .. }
-                        | Open::Exclude { bad, .. },
+                        | Open::Exclude { bad, .. }
+                        | Open::Soosorv { bad, .. },
                     ) = self.block.as_mut()
                     {
                         *bad = true
@@ -744,6 +799,29 @@ impl Model {
                 Some(_) if n >= 1 => self.think(d, optional),
                 _ => d.expect_error(),
             },
+            // Messages only.
+            Command::ShowHashUsage => Ok(()),
+            Command::SearchDefend => match &self.game {
+                Some(_) => self.think(d, optional),
+                None => d.expect_error(),
+            },
+            Command::Balance { two, .. } => match &self.game {
+                Some(g) if g.empty_squares() >= if two { 2 } else { 1 } => {
+                    self.balance(d, two, optional)
+                }
+                _ => d.expect_error(),
+            },
+            Command::Swap2Step(step) => self.swap2_step(d, step, optional),
+            Command::Soosorv { step: 1, .. } => self.soosorv(d, 1, 0, &[], optional),
+            Command::Soosorv { step, n } => {
+                self.block = Some(Open::Soosorv {
+                    step,
+                    n,
+                    stones: Vec::new(),
+                    bad: false,
+                });
+                Ok(())
+            }
             Command::Unsupported {
                 block, arg_line, ..
             } => {
@@ -833,6 +911,7 @@ impl Model {
             "evaluate" => protocol::parse_pair(value).is_ok(),
             "max_node" | "max_depth" => number.is_some(),
             "show_detail" => number.is_some_and(|n| n >= 0),
+            "square_names" => number.is_some_and(|n| (0..=2).contains(&n)),
             // A search parameter: any number (held to its range, with a MESSAGE).
             k if fivefold::engine::params::find(k).is_some() => number.is_some(),
             _ => true,
@@ -924,7 +1003,11 @@ impl Model {
             Open::Unsupported => d.expect_prefix("UNKNOWN ", "UNKNOWN … for an unsupported block"),
             Open::Board { bad: true, .. }
             | Open::Swap2 { bad: true, .. }
-            | Open::Exclude { bad: true, .. } => d.expect_error(),
+            | Open::Exclude { bad: true, .. }
+            | Open::Soosorv { bad: true, .. } => d.expect_error(),
+            Open::Soosorv {
+                step, n, stones, ..
+            } => self.soosorv(d, step, n, &stones, optional),
             Open::Board { think, stones, .. } => match self.position(&stones) {
                 Some(game) => {
                     self.game = Some(game);
@@ -1066,6 +1149,267 @@ impl Model {
         } else {
             None
         };
+        Ok(())
+    }
+
+    /// `YXBALANCEONE` / `YXBALANCETWO`: one or two legal moves, alternating from our side
+    /// (which is to move), never on a blocked square; played on the board.
+    fn balance(&mut self, d: &mut Driver, two: bool, optional: bool) -> R {
+        let exclude = self.exclusions();
+        let g = self.game.as_mut().expect("a game");
+        let me = g.my_color();
+        g.me = Some(me);
+        g.board.set_side_to_move(me);
+        let l = if optional {
+            match d.reply_or_end()? {
+                Some(l) => l,
+                None => return Ok(()),
+            }
+        } else {
+            d.reply("the balancing move(s)")?
+        };
+        if l.starts_with("ERROR YXBALANCE: no legal move") {
+            return Ok(());
+        }
+        let Some(squares) = l.split(' ').map(parse_xy).collect::<Option<Vec<_>>>() else {
+            return Err(d.fail(format!("expected balancing moves, got {l:?}")));
+        };
+        if squares.len() != if two { 2 } else { 1 } {
+            return Err(d.fail(format!("{l:?}: the wrong number of moves")));
+        }
+        let mut check = g.board.clone();
+        for (x, y) in squares {
+            let p = check.pos(x as i64, y as i64).filter(|&p| {
+                g.free(p)
+                    && check.is_empty(p)
+                    && !exclude.contains(&p)
+                    && rules::is_legal(&mut check, p)
+            });
+            let Some(p) = p else {
+                return Err(d.fail(format!(
+                    "{l:?}: an illegal or blocked square\n{:?}",
+                    g.board
+                )));
+            };
+            check.make(p);
+        }
+        g.board = check;
+        g.me = (!two).then_some(me);
+        Ok(())
+    }
+
+    /// Yixin-Board's swap2 steps: the position is the game's stones (3 for step 2, 5 for
+    /// step 3) in move order from black, or an empty board for step 1; the answer is
+    /// read from the `MESSAGE SWAP2 …` lines and becomes the game.
+    fn swap2_step(&mut self, d: &mut Driver, step: u8, optional: bool) -> R {
+        let rule = self.rule;
+        let Some(g) = self.game.as_mut() else {
+            return d.expect_error();
+        };
+        let want = [0, 3, 5][usize::from(step - 1)];
+        if step > 1 && g.board.move_count() != want {
+            return d.expect_error();
+        }
+        let mut board = Board::new(g.board.width(), g.board.height(), rule).expect("a board");
+        if step > 1 {
+            for m in g.board.history() {
+                board.make(m.pos);
+            }
+        }
+        let Some(first) = d.swap2_message(optional)? else {
+            return Ok(());
+        };
+        d.check_log(true)?;
+        let at = |l: &str, k: usize| -> Option<(usize, usize)> {
+            let rest = l.strip_prefix(&format!("MESSAGE SWAP2 MOVE{k} "))?;
+            let (x, y) = rest.split_once(' ')?;
+            Some((x.parse().ok()?, y.parse().ok()?))
+        };
+        let (squares, me): (Vec<(usize, usize)>, Option<Color>) = match (step, first.as_str()) {
+            (2, "MESSAGE SWAP2 SWAP1 YES") | (3, "MESSAGE SWAP2 SWAP2 YES") => {
+                (Vec::new(), Some(Color::Black))
+            }
+            (2, "MESSAGE SWAP2 SWAP1 NO") | (3, "MESSAGE SWAP2 SWAP2 NO") => {
+                (Vec::new(), Some(Color::White))
+            }
+            _ => {
+                let (from, count) = if step == 1 { (1, 3) } else { (4, 2) };
+                let mut lines = vec![first];
+                while lines.len() < count {
+                    match d.swap2_message(optional)? {
+                        Some(l) => lines.push(l),
+                        None => return Ok(()),
+                    }
+                }
+                let squares: Option<Vec<_>> = lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| at(l, from + i))
+                    .collect();
+                match squares {
+                    Some(v) if step < 3 => (v, None),
+                    _ => return Err(d.fail(format!("not a step {step} answer: {lines:?}"))),
+                }
+            }
+        };
+        let mut check = board;
+        for (x, y) in squares {
+            let legal = check
+                .pos(x as i64, y as i64)
+                .filter(|&p| check.is_empty(p) && rules::is_legal(&mut check, p));
+            let Some(p) = legal else {
+                return Err(d.fail(format!("the swap2 stone {x},{y} is illegal")));
+            };
+            check.make(p);
+        }
+        *g = Game::new(check);
+        g.me = me;
+        Ok(())
+    }
+
+    /// Yixin-Board's Soosorv steps: the stones given (in move order from black; for step 6
+    /// four, then black's offers) checked as the engine checks them, the answer read from
+    /// the `MESSAGE SOOSORV …` lines, and the game becomes the position decided on with the
+    /// engine's stones.
+    fn soosorv(
+        &mut self,
+        d: &mut Driver,
+        step: u8,
+        n: i64,
+        stones: &[(i64, i64)],
+        optional: bool,
+    ) -> R {
+        let rule = self.rule;
+        let Some(squares) = self.squares_of(stones) else {
+            return d.expect_error();
+        };
+        let g = self.game.as_mut().expect("a game");
+        if (step == 4 || step == 5) && !(1..=8).contains(&n) {
+            return d.expect_error();
+        }
+        let want = [0, 3, 3, 4, 4, 4][usize::from(step - 1)];
+        let count_ok = if step == 6 {
+            squares.len() > want
+        } else {
+            squares.len() == want
+        };
+        if !count_ok {
+            return d.expect_error();
+        }
+        let mut board = Board::new(g.board.width(), g.board.height(), rule).expect("a board");
+        for (i, &p) in squares.iter().enumerate() {
+            if !board.is_empty(p) || (i >= want && squares[want..i].contains(&p)) {
+                return d.expect_error();
+            }
+            if i < want {
+                board.make(p);
+            }
+        }
+        let offers = &squares[want..];
+        let mut lines = Vec::new();
+        // Step 5 ends with DONE (fewer than n offers where fewer distinct moves exist).
+        let count = if step == 1 { 3 } else { 1 };
+        while lines.len() < count
+            || (step == 5
+                && lines
+                    .last()
+                    .is_some_and(|l| l != "MESSAGE SOOSORV MOVE5 DONE"))
+        {
+            let Some(l) = d.any_line("a MESSAGE SOOSORV line", optional)? else {
+                return Ok(());
+            };
+            if l.starts_with("MESSAGE SOOSORV ") {
+                lines.push(l);
+            } else if !is_remark(&l) {
+                return Err(d.fail(format!("expected a MESSAGE SOOSORV line, got {l:?}")));
+            }
+        }
+        d.check_log(true)?;
+        let pair = |rest: &str| -> Option<(usize, usize)> {
+            let v: Vec<usize> = rest
+                .split(' ')
+                .map(|t| t.parse().ok())
+                .collect::<Option<_>>()?;
+            (v.len() >= 2).then(|| (v[0], v[1]))
+        };
+        let fail = |d: &mut Driver| Err(d.fail(format!("not a step {step} answer: {lines:?}")));
+        let (put, me): (Vec<(usize, usize)>, Option<Color>) = match step {
+            1 => {
+                let v: Option<Vec<_>> = lines
+                    .iter()
+                    .enumerate()
+                    .map(|(k, l)| pair(l.strip_prefix(&format!("MESSAGE SOOSORV MOVE{} ", k + 1))?))
+                    .collect();
+                match v {
+                    Some(v) => (v, None),
+                    None => return fail(d),
+                }
+            }
+            2 | 4 => {
+                let word = if step == 2 { "SWAP1" } else { "SWAP2" };
+                let asked = if step == 2 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                match lines[0].strip_prefix(&format!("MESSAGE SOOSORV {word} ")) {
+                    Some("YES") => (Vec::new(), Some(asked.opp())),
+                    Some("NO") => (Vec::new(), Some(asked)),
+                    _ => return fail(d),
+                }
+            }
+            3 => match lines[0].strip_prefix("MESSAGE SOOSORV MOVE4 ").map(|r| {
+                let v: Vec<&str> = r.split(' ').collect();
+                (pair(r), v.get(2).and_then(|t| t.parse::<usize>().ok()))
+            }) {
+                Some((Some(p), Some(k))) if (1..=8).contains(&k) => (vec![p], Some(Color::White)),
+                _ => return fail(d),
+            },
+            5 => {
+                let body = &lines[1..lines.len() - 1];
+                let v: Option<Vec<_>> = body
+                    .iter()
+                    .map(|l| pair(l.strip_prefix("MESSAGE SOOSORV MOVE5 ")?))
+                    .collect();
+                let ends = lines[0] == "MESSAGE SOOSORV MOVE5 REFRESH"
+                    && lines[lines.len() - 1] == "MESSAGE SOOSORV MOVE5 DONE";
+                match v {
+                    Some(v) if ends && !v.is_empty() && v.len() <= n as usize => {
+                        for (i, &(x, y)) in v.iter().enumerate() {
+                            let free = board
+                                .pos(x as i64, y as i64)
+                                .is_some_and(|p| board.is_empty(p));
+                            if !free || v[..i].contains(&(x, y)) {
+                                return Err(d.fail(format!("bad fifth moves: {lines:?}")));
+                            }
+                        }
+                        (Vec::new(), Some(Color::Black))
+                    }
+                    _ => return fail(d),
+                }
+            }
+            _ => match lines[0]
+                .strip_prefix("MESSAGE SOOSORV MOVE5C ")
+                .and_then(pair)
+            {
+                Some((x, y)) if offers.iter().any(|p| (p.x(), p.y()) == (x, y)) => {
+                    (vec![(x, y)], Some(Color::White))
+                }
+                _ => return fail(d),
+            },
+        };
+        let mut check = board;
+        for (x, y) in put {
+            let legal = check
+                .pos(x as i64, y as i64)
+                .filter(|&p| check.is_empty(p) && rules::is_legal(&mut check, p));
+            let Some(p) = legal else {
+                return Err(d.fail(format!("the soosorv stone {x},{y} is illegal")));
+            };
+            check.make(p);
+        }
+        *g = Game::new(check);
+        g.me = me;
         Ok(())
     }
 
@@ -1451,7 +1795,7 @@ fn info_command() -> BoxedStrategy<Cmd> {
         1 => (Just("thread_num".to_string()), values(&["1", "2", "3", "0", "-1", "x"])),
         1 => (Just("max_depth".to_string()), values(&["1", "2", "x", ""])),
         1 => (Just("max_node".to_string()), values(&["1", "300", "2000", "x"])),
-        1 => (values(&["game_type", "show_detail"]), values(&["0", "1", "3", "4", "-1", "x"])),
+        1 => (values(&["game_type", "show_detail", "square_names"]), values(&["0", "1", "2", "3", "4", "-1", "x"])),
         1 => (Just("evaluate".to_string()), values(&["3,4", "3", "x,y", "", "-1,-1", "99999999999999999999,1"])),
         1 => (Just("folder".to_string()), "[ -~]{0,30}"),
         1 => (values(&["rfp_margin", "razor_depth", "move_count", "se_depth"]), values(&["0", "1", "4", "60", "1000", "99999", "-1", "x", ""])),
@@ -1489,8 +1833,16 @@ fn command() -> BoxedStrategy<Cmd> {
         1 => simple("DONE", Command::StrayDone),
         2 => (cased("YXNBEST"), values(&["1", "2", "3", "0", "-1", "x", "", "18446744073709551616"]))
             .prop_map(|(w, n)| (format!("{w} {n}"), None)),
-        1 => values(&["yxdraw", "YXSETDATABASE", "yxhashdump C:\\x", "yxsoosorvstep1", "YXBALANCEONE 3"])
+        1 => values(&["yxdraw", "YXSETDATABASE", "yxhashdump C:\\x"])
             .prop_map(|s| (s, None)),
+        1 => values(&["yxsoosorvstep1", "yxsoosorvstep2", "YXSOOSORVSTEP3", "yxsoosorvstep4 2",
+            "yxsoosorvstep5 3", "yxsoosorvstep5 0", "yxsoosorvstep6", "yxsoosorvstep4"])
+            .prop_map(|s| (s, None)),
+        1 => simple("YXSEARCHDEFEND", Command::SearchDefend),
+        1 => simple("YXSHOWHASHUSAGE", Command::ShowHashUsage),
+        1 => values(&["yxbalanceone 0", "YXBALANCETWO -20", "yxbalanceone x", "yxbalancetwo"])
+            .prop_map(|s| (s, None)),
+        1 => values(&["yxswap2step1", "YXSWAP2STEP2", "yxswap2step3"]).prop_map(|s| (s, None)),
         1 => "[A-Za-z]{1,10}( [ -~]{0,10})?".prop_map(|s| (s, None)),
     ]
     .boxed()
@@ -1530,6 +1882,9 @@ fn block_step() -> BoxedStrategy<Step> {
         "YXBLOCK",
         "yxblockundo",
         "yxquerydatabaseone",
+        "yxsoosorvstep2",
+        "yxsoosorvstep4 2",
+        "yxsoosorvstep6",
     ]);
     let field = prop_oneof![
         12 => values(&["1", "2"]).prop_map(|f| format!(",{f}")),
@@ -1572,6 +1927,19 @@ fn block_step() -> BoxedStrategy<Step> {
                     .map(|s| s.split(',').take(2).collect::<Vec<_>>().join(","))
                     .collect();
                 let keep = [0, 3, 3, 5, 5, 1][at.index(6)];
+                stones.truncate(keep);
+            }
+            // Soosorv blocks take bare squares: mostly 3 (step 2), 4 (step 4), 4 and offers.
+            if h.starts_with("yxsoosorv") {
+                stones = stones
+                    .iter()
+                    .map(|s| s.split(',').take(2).collect::<Vec<_>>().join(","))
+                    .collect();
+                let keep = match h.as_str() {
+                    "yxsoosorvstep2" => [3, 3, 3, 2][at.index(4)],
+                    "yxsoosorvstep6" => [6, 7, 5, 4][at.index(4)],
+                    _ => [4, 4, 4, 5][at.index(4)],
+                };
                 stones.truncate(keep);
             }
             let mut lines = vec![plain(h)];

@@ -655,7 +655,7 @@ fn yixin_board_conversation() {
     assert!(b.line().starts_with("MESSAGE INFO MAX_THREAD_NUM "));
     assert!(b.line().starts_with("MESSAGE INFO MAX_HASH_SIZE "));
     assert_eq!(b.ask("start 15 15"), "OK");
-    b.send("INFO rule 2\nINFO timeout_turn 300\nINFO timeout_match 100000\nINFO time_left 100000\nINFO hash_size 8192");
+    b.send("INFO rule 2\nINFO timeout_turn 300\nINFO timeout_match 100000\nINFO time_left 100000\nINFO hash_size 8192\nINFO vcthread 0");
     // yxboard sets the position without a reply.
     b.send(&format!("yxboard\n{DOUBLE_THREE}\ndone"));
     assert!(forbid_squares(&b.ask("yxshowforbid")).contains(&(7, 7)));
@@ -690,7 +690,9 @@ fn yixin_board_conversation() {
             )
         })
         .collect();
-    assert_eq!(firsts[0], mv);
+    // Yixin-Board (it sent yxshowinfo and INFO vcthread) means row,column: the names
+    // are transposed.
+    assert_eq!(firsts[0], (mv.1, mv.0));
     assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
     assert!(lines.contains(&format!("MESSAGE REALTIME BEST {},{}", mv.0, mv.1)));
 }

@@ -128,6 +128,11 @@ impl Engine {
         self.tt.size_bytes()
     }
 
+    /// How full the table is, in permille of its entries (sampled: see [`Tt::usage`]).
+    pub fn hash_usage(&self) -> u32 {
+        self.tt.usage()
+    }
+
     /// Empties the table and the move-ordering statistics.
     pub fn clear_hash(&mut self) {
         self.tt.clear();

@@ -209,6 +209,19 @@ impl Tt {
         s.check.store(key ^ nd, Relaxed);
     }
 
+    /// Permille of the first thousand buckets' entries that hold a position, from this
+    /// search or an earlier one (how full the table is; [`Tt::hashfull`] counts only the
+    /// current search's).
+    pub fn usage(&self) -> u32 {
+        let n = self.table.len().min(1000);
+        let used = self.table[..n]
+            .iter()
+            .flat_map(|b| &b.0)
+            .filter(|s| s.data.load(Relaxed) != 0)
+            .count();
+        (used * 1000 / (n * BUCKET).max(1)) as u32
+    }
+
     /// Permille of the first thousand buckets' entries written in this search.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Relaxed) & 63;

@@ -1,11 +1,15 @@
 //! The front ends: what managers and people talk to. The Gomocup protocol ([`protocol`]
 //! parses and formats lines, [`session`] holds the game and drives the engine, [`swap2`]
-//! answers the opening-rule steps), the terminal game ([`play`]), position analysis
+//! answers the Swap2 steps, [`soosorv`] Yixin-Board's Soosorv steps, [`balance`] and
+//! [`defend`] its balance and search-defend commands), the terminal game ([`play`]), position analysis
 //! ([`analyse`]) and the threat-space solver ([`solve`]).
 
 pub mod analyse;
+pub mod balance;
+pub mod defend;
 pub mod play;
 pub mod protocol;
 pub mod session;
 pub mod solve;
+pub mod soosorv;
 pub mod swap2;

@@ -11,8 +11,9 @@
 //! session, which knows the board.
 
 use crate::core::notation;
-use crate::core::types::{format_score, Pos, Score};
+use crate::core::types::{format_score, is_mate, Pos, Score};
 use crate::engine::search::Info;
+use crate::front::{soosorv, swap2};
 use std::time::Duration;
 
 /// One command line from the manager.
@@ -60,6 +61,22 @@ pub enum Command {
     Block { undo: bool },
     /// `YXBLOCKRESET`: forget all blocked squares.
     BlockReset,
+    /// `YXSEARCHDEFEND`: analyse the side to move's defences against the opponent's
+    /// threats (every move when there is no threat), then play the best as our move.
+    SearchDefend,
+    /// `YXSWAP2STEP1` (empty board: put three stones), `YXSWAP2STEP2` (three stones:
+    /// swap, play the fourth, or put two more), `YXSWAP2STEP3` (five stones: choose the
+    /// colour), for the position of the last `YXBOARD`.
+    Swap2Step(u8),
+    /// `YXBALANCEONE bias` / `YXBALANCETWO bias`: the move (two moves) after which the
+    /// position is closest to `bias` for the side to move now.
+    Balance { two: bool, bias: i64 },
+    /// `YXSHOWHASHUSAGE`: how full the transposition table is.
+    ShowHashUsage,
+    /// `YXSOOSORVSTEP1` to `YXSOOSORVSTEP6`: Yixin-Board's Soosorv opening steps. Step 1
+    /// stands alone; the others are followed by the position, `x,y` lines in move order
+    /// until `DONE`. `n`: the number of fifth moves (steps 4 and 5), else 0.
+    Soosorv { step: u8, n: i64 },
     /// A known extension the engine does not support. `block`: a block of lines ending
     /// with `DONE` follows and must be read; `arg_line`: the command takes an argument
     /// (a file path) which, when not on the command line itself, is the next line.
@@ -105,24 +122,11 @@ const UNSUPPORTED: &[(&str, bool, bool)] = &[
     ("YXDELETEDATABASEALL", true, false),
     ("YXBLOCKPATH", true, false),
     ("YXBLOCKPATHUNDO", true, false),
-    ("YXSOOSORVSTEP3", true, false),
     ("YXBLOCKPATHRESET", false, false),
-    ("YXSOOSORVSTEP1", false, false),
-    ("YXSOOSORVSTEP2", false, false),
-    ("YXSOOSORVSTEP4", false, false),
-    ("YXSOOSORVSTEP5", false, false),
-    ("YXSOOSORVSTEP6", false, false),
-    ("YXSWAP2STEP1", false, false),
-    ("YXSWAP2STEP2", false, false),
-    ("YXSWAP2STEP3", false, false),
-    ("YXBALANCEONE", false, false),
-    ("YXBALANCETWO", false, false),
-    ("YXSEARCHDEFEND", false, false),
     ("YXDRAW", false, false),
     ("YXRESIGN", false, false),
     ("YXFORBID", false, false),
     ("YXPRINTFEATURE", false, false),
-    ("YXSHOWHASHUSAGE", false, false),
     ("YXSAVEDATABASE", false, false),
     ("YXDBCHECK", false, false),
     ("YXDBFIX", false, false),
@@ -224,6 +228,45 @@ pub fn parse(line: &str) -> Command {
         "YXBLOCK" => Command::Block { undo: false },
         "YXBLOCKUNDO" => Command::Block { undo: true },
         "YXBLOCKRESET" => Command::BlockReset,
+        "YXSEARCHDEFEND" => Command::SearchDefend,
+        "YXSWAP2STEP1" => Command::Swap2Step(1),
+        "YXSWAP2STEP2" => Command::Swap2Step(2),
+        "YXSWAP2STEP3" => Command::Swap2Step(3),
+        "YXSHOWHASHUSAGE" => Command::ShowHashUsage,
+        "YXSOOSORVSTEP1" | "YXSOOSORVSTEP2" | "YXSOOSORVSTEP3" | "YXSOOSORVSTEP6" => {
+            Command::Soosorv {
+                step: name.as_bytes()[13] - b'0',
+                n: 0,
+            }
+        }
+        "YXSOOSORVSTEP4" | "YXSOOSORVSTEP5" => match parse_int(rest) {
+            Some(n) => Command::Soosorv {
+                step: name.as_bytes()[13] - b'0',
+                n,
+            },
+            None => malformed(format!(
+                "'{}' is not a number of fifth moves (expected {name} n, n from 1 to 8)",
+                clean(rest)
+            )),
+        },
+        "YXBALANCEONE" | "YXBALANCETWO" => {
+            // Yixin-Board always sends the bias; a missing one means even.
+            let bias = if rest.is_empty() {
+                Some(0)
+            } else {
+                parse_int(rest)
+            };
+            match bias {
+                Some(bias) => Command::Balance {
+                    two: name == "YXBALANCETWO",
+                    bias,
+                },
+                None => malformed(format!(
+                    "'{}' is not a score (expected {name} bias, 0 for even)",
+                    clean(rest)
+                )),
+            }
+        }
         "DONE" => Command::StrayDone,
         _ => match UNSUPPORTED.iter().find(|(n, _, _)| *n == name) {
             Some(&(n, block, path)) => Command::Unsupported {
@@ -374,6 +417,70 @@ pub fn forbid_line(squares: &[Pos]) -> String {
     s
 }
 
+/// The lines Yixin-Board reads as the answer to its Swap2 step 1, 2 or 3 (squares as
+/// `x y`, which it reads as its own row and column):
+/// - step 1 (empty board): `MESSAGE SWAP2 MOVE1 x y`, `… MOVE2 x y`, `… MOVE3 x y`;
+/// - step 2 (three stones): `MESSAGE SWAP2 SWAP1 YES` (we take black), `MESSAGE SWAP2
+///   SWAP1 NO` (we stay white; the GUI then sends `BOARD` for the fourth stone), or
+///   `MESSAGE SWAP2 MOVE4 x y` and `… MOVE5 x y` (two more stones; the GUI's player
+///   chooses the colour);
+/// - step 3 (five stones): `MESSAGE SWAP2 SWAP2 YES` (we take black) or `MESSAGE SWAP2
+///   SWAP2 NO` (we take white; the GUI then sends `BOARD` for the sixth stone).
+///
+/// `None` for a decision that does not belong to the step.
+pub fn swap2_step_lines(step: u8, reply: &swap2::Reply) -> Option<Vec<String>> {
+    use swap2::Reply;
+    let at = |k: u8, p: Pos| format!("MESSAGE SWAP2 MOVE{k} {} {}", p.x(), p.y());
+    match (step, reply) {
+        (1, Reply::Opening([a, b, c])) => Some(vec![at(1, *a), at(2, *b), at(3, *c)]),
+        (2, Reply::Swap) => Some(vec!["MESSAGE SWAP2 SWAP1 YES".into()]),
+        (2, Reply::Stone(_)) => Some(vec!["MESSAGE SWAP2 SWAP1 NO".into()]),
+        (2, Reply::Two(a, b)) => Some(vec![at(4, *a), at(5, *b)]),
+        (3, Reply::Swap) => Some(vec!["MESSAGE SWAP2 SWAP2 YES".into()]),
+        (3, Reply::Stone(_)) => Some(vec!["MESSAGE SWAP2 SWAP2 NO".into()]),
+        _ => None,
+    }
+}
+
+/// The lines Yixin-Board reads as the answer to a Soosorv step (squares as `x y`, which
+/// it reads as its own row and column):
+/// - step 1: `MESSAGE SOOSORV MOVE1 x y`, `… MOVE2 x y`, `… MOVE3 x y`;
+/// - step 2: `MESSAGE SOOSORV SWAP1 YES` or `… NO`; step 4: `MESSAGE SOOSORV SWAP2 YES` or
+///   `… NO`;
+/// - step 3: `MESSAGE SOOSORV MOVE4 x y n` (the fourth stone and the number of fifth moves);
+/// - step 5: `MESSAGE SOOSORV MOVE5 REFRESH`, one `MESSAGE SOOSORV MOVE5 x y` per offered
+///   fifth move, `MESSAGE SOOSORV MOVE5 DONE`;
+/// - step 6: `MESSAGE SOOSORV MOVE5C x y` (the offer taken).
+///
+/// `None` for a decision that does not belong to the step.
+pub fn soosorv_lines(step: u8, reply: &soosorv::Reply) -> Option<Vec<String>> {
+    use soosorv::Reply;
+    let xy = |p: Pos| format!("{} {}", p.x(), p.y());
+    let yes = |b: bool| if b { "YES" } else { "NO" };
+    match (step, reply) {
+        (1, Reply::Opening(s)) => Some(
+            s.iter()
+                .enumerate()
+                .map(|(k, &p)| format!("MESSAGE SOOSORV MOVE{} {}", k + 1, xy(p)))
+                .collect(),
+        ),
+        (2, Reply::Swap(b)) => Some(vec![format!("MESSAGE SOOSORV SWAP1 {}", yes(*b))]),
+        (4, Reply::Swap(b)) => Some(vec![format!("MESSAGE SOOSORV SWAP2 {}", yes(*b))]),
+        (3, Reply::Fourth(p, n)) => Some(vec![format!("MESSAGE SOOSORV MOVE4 {} {n}", xy(*p))]),
+        (5, Reply::Fifths(v)) => {
+            let mut lines = vec!["MESSAGE SOOSORV MOVE5 REFRESH".to_string()];
+            lines.extend(
+                v.iter()
+                    .map(|&p| format!("MESSAGE SOOSORV MOVE5 {}", xy(p))),
+            );
+            lines.push("MESSAGE SOOSORV MOVE5 DONE".into());
+            Some(lines)
+        }
+        (6, Reply::Choose(p)) => Some(vec![format!("MESSAGE SOOSORV MOVE5C {}", xy(*p))]),
+        _ => None,
+    }
+}
+
 /// Counts as GUIs' log scrapers read them: `950`, `12K`, `1.2M`, `3.4G`.
 pub fn fmt_count(n: u64) -> String {
     fn scaled(n: u64, unit: u64, suffix: &str) -> String {
@@ -395,10 +502,51 @@ pub fn fmt_count(n: u64) -> String {
     }
 }
 
+/// How the human-readable output names squares (`h8`: a letter for the column, rows
+/// counted up from the bottom), for a board of `width` x `height`.
+///
+/// Yixin-Board sends and reads every protocol square as `row,column` (its own `y,x`), so
+/// the engine's `x,y` is the GUI's row and column: the stones land right, but a name made
+/// from the engine's `x` as the column would name the mirrored square. With `transpose`
+/// the names are those of the square the GUI means: the column letter from `y`, the row
+/// number from `x`. Protocol replies (`x,y`) are never transposed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Names {
+    pub width: usize,
+    pub height: usize,
+    pub transpose: bool,
+}
+
+impl Names {
+    /// Plain names (no transposition) on a `width` x `height` board.
+    pub fn plain(width: usize, height: usize) -> Names {
+        Names {
+            width,
+            height,
+            transpose: false,
+        }
+    }
+
+    /// The name of a square.
+    pub fn square(&self, p: Pos) -> String {
+        if !self.transpose {
+            return notation::square_name(p, self.height);
+        }
+        // The GUI's column is the engine's y, its row (from the top) the engine's x, and
+        // it has as many rows as the engine's board is wide.
+        let (col, row) = (p.y(), p.x());
+        if col < 26 && row < self.width {
+            format!("{}{}", (b'a' + col as u8) as char, self.width - row)
+        } else {
+            notation::xy(p)
+        }
+    }
+}
+
 /// A principal variation in `h8` notation, separated by spaces.
-pub fn pv_text(pv: &[Pos], height: usize) -> String {
+pub fn pv_text(pv: &[Pos], names: &Names) -> String {
     pv.iter()
-        .map(|&p| notation::square_name(p, height))
+        .map(|&p| names.square(p))
         .collect::<Vec<_>>()
         .join(" ")
 }
@@ -437,7 +585,7 @@ impl<'a> Progress<'a> {
 /// The compact progress message log scrapers read:
 /// `MESSAGE depth 9-14 ev 35 n 1.2M n/s 2.3M tm 800 pv h8 i9`
 /// (`multipv 2` after `MESSAGE` for the second line of a multi-line analysis).
-pub fn progress_line(p: &Progress, height: usize) -> String {
+pub fn progress_line(p: &Progress, names: &Names) -> String {
     let mut s = String::from("MESSAGE ");
     if let Some(k) = p.multipv {
         s.push_str(&format!("multipv {k} "));
@@ -450,14 +598,14 @@ pub fn progress_line(p: &Progress, height: usize) -> String {
         fmt_count(p.nodes),
         fmt_count(p.nps()),
         p.elapsed.as_millis(),
-        pv_text(p.pv, height)
+        pv_text(p.pv, names)
     ));
     s
 }
 
 /// The detail message for GUIs that show the engine's thinking (`INFO show_detail 1`):
 /// `MESSAGE Depth 9-14 | Eval +M7 | Nodes 1.2M | Speed 2.3M | Time 800ms | PV h8 i9`.
-pub fn detail_line(p: &Progress, height: usize) -> String {
+pub fn detail_line(p: &Progress, names: &Names) -> String {
     let head = match p.multipv {
         Some(k) => format!("MESSAGE ({k}) "),
         None => "MESSAGE ".to_string(),
@@ -470,13 +618,77 @@ pub fn detail_line(p: &Progress, height: usize) -> String {
         fmt_count(p.nodes),
         fmt_count(p.nps()),
         p.elapsed.as_millis(),
-        pv_text(p.pv, height)
+        pv_text(p.pv, names)
     )
 }
 
+/// Yixin-Board's realtime marker lines, squares as the protocol writes them (`x,y`,
+/// which the GUI reads as its own row,column): `MESSAGE REALTIME BEST x,y` (the current
+/// best move), `LOSE x,y` (a move proven to lose), `POS x,y` / `DONE x,y` (a move being
+/// searched / searched).
+pub fn realtime_line(kind: Realtime, p: Pos) -> String {
+    let word = match kind {
+        Realtime::Best => "BEST",
+        Realtime::Lose => "LOSE",
+        Realtime::Pos => "POS",
+        Realtime::Done => "DONE",
+    };
+    format!("MESSAGE REALTIME {word} {}", move_line(p))
+}
+
+/// The kinds of [`realtime_line`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Realtime {
+    Best,
+    Lose,
+    Pos,
+    Done,
+}
+
+/// `MESSAGE REALTIME REFRESH`: Yixin-Board forgets its searched-square markers.
+pub const REALTIME_REFRESH: &str = "MESSAGE REALTIME REFRESH";
+
 /// Yixin-Board's marker for the current best move: `MESSAGE REALTIME BEST x,y`.
 pub fn realtime_best_line(p: Pos) -> String {
-    format!("MESSAGE REALTIME BEST {}", move_line(p))
+    realtime_line(Realtime::Best, p)
+}
+
+/// The estimated chance of winning for a score (for the side it is for), as the
+/// classical evaluation's weights were fitted: `1 / (1 + e^(-score / 200))` (see
+/// [`crate::tools::tune::SCALE`]); 1 and 0 for a five found.
+pub fn win_rate(score: Score) -> f64 {
+    if is_mate(score) {
+        return if score > 0 { 1.0 } else { 0.0 };
+    }
+    1.0 / (1.0 + (-(score as f64) / crate::tools::tune::SCALE).exp())
+}
+
+/// The `INFO` lines Yixin-Board 3 reads for one line of analysis (`INFO show_detail` 2
+/// or 3), from which it draws the evaluation or win-rate label on the line's first
+/// square: `INFO PV k` (0-based), `INFO NUMPV n`, `INFO DEPTH d`, `INFO SELDEPTH s`,
+/// `INFO NODES`, `INFO TOTALNODES`, `INFO TOTALTIME` (ms), `INFO SPEED` (nodes/s),
+/// `INFO EVAL` (`+M7` / `-M7` for a five found, else the score), `INFO WINRATE`
+/// (0 to 1), `INFO BESTLINE x,y x,y …` (protocol squares) and `INFO PV DONE`.
+pub fn info_lines(index: usize, count: usize, p: &Progress) -> Vec<String> {
+    let line =
+        p.pv.iter()
+            .map(|&q| move_line(q))
+            .collect::<Vec<_>>()
+            .join(" ");
+    vec![
+        format!("INFO PV {index}"),
+        format!("INFO NUMPV {count}"),
+        format!("INFO DEPTH {}", p.depth),
+        format!("INFO SELDEPTH {}", p.seldepth.max(p.depth)),
+        format!("INFO NODES {}", p.nodes),
+        format!("INFO TOTALNODES {}", p.nodes),
+        format!("INFO TOTALTIME {}", p.elapsed.as_millis()),
+        format!("INFO SPEED {}", p.nps()),
+        format!("INFO EVAL {}", format_score(p.score)),
+        format!("INFO WINRATE {:.4}", win_rate(p.score)),
+        format!("INFO BESTLINE {line}"),
+        "INFO PV DONE".to_string(),
+    ]
 }
 
 #[cfg(test)]
@@ -673,7 +885,7 @@ mod tests {
             pv: &pv,
         };
         assert_eq!(
-            progress_line(&p, 15),
+            progress_line(&p, &Names::plain(15, 15)),
             "MESSAGE depth 9-14 ev +M7 n 1.2M n/s 1.5M tm 800 pv h8 i9"
         );
         let q = Progress {
@@ -682,16 +894,157 @@ mod tests {
             ..p.clone()
         };
         assert_eq!(
-            progress_line(&q, 15),
+            progress_line(&q, &Names::plain(15, 15)),
             "MESSAGE multipv 2 depth 9-14 ev -M4 n 1.2M n/s 1.5M tm 800 pv h8 i9"
         );
         assert_eq!(
-            detail_line(&p, 15),
+            detail_line(&p, &Names::plain(15, 15)),
             "MESSAGE Depth 9-14 | Eval +M7 | Nodes 1.2M | Speed 1.5M/s | Time 800ms | PV h8 i9"
         );
         assert_eq!(
             realtime_best_line(Pos::new(7, 8)),
             "MESSAGE REALTIME BEST 7,8"
         );
+    }
+
+    #[test]
+    fn transposed_names_are_the_squares_yixin_board_means() {
+        // Yixin-Board sent `9,7` (its row 9 from the top, column 7): the stone stands on
+        // H6 of its 15x15 board, which plain names call j8.
+        let p = Pos::new(9, 7);
+        assert_eq!(Names::plain(15, 15).square(p), "j8");
+        let yx = Names {
+            transpose: true,
+            ..Names::plain(15, 15)
+        };
+        assert_eq!(yx.square(p), "h6");
+        assert_eq!(yx.square(Pos::new(0, 0)), "a15");
+        assert_eq!(yx.square(Pos::new(14, 0)), "a1");
+        assert_eq!(pv_text(&[Pos::new(7, 7), p], &yx), "h8 h6");
+    }
+
+    #[test]
+    fn yixin_board_realtime_and_info_lines() {
+        assert_eq!(
+            realtime_line(Realtime::Lose, Pos::new(3, 12)),
+            "MESSAGE REALTIME LOSE 3,12"
+        );
+        assert_eq!(
+            realtime_line(Realtime::Pos, Pos::new(1, 2)),
+            "MESSAGE REALTIME POS 1,2"
+        );
+        assert_eq!(
+            realtime_line(Realtime::Done, Pos::new(1, 2)),
+            "MESSAGE REALTIME DONE 1,2"
+        );
+        let pv = [Pos::new(7, 7), Pos::new(8, 6)];
+        let p = Progress {
+            multipv: None,
+            depth: 9,
+            seldepth: 14,
+            score: 0,
+            nodes: 1_200_000,
+            elapsed: Duration::from_millis(800),
+            pv: &pv,
+        };
+        assert_eq!(
+            info_lines(1, 3, &p),
+            [
+                "INFO PV 1",
+                "INFO NUMPV 3",
+                "INFO DEPTH 9",
+                "INFO SELDEPTH 14",
+                "INFO NODES 1200000",
+                "INFO TOTALNODES 1200000",
+                "INFO TOTALTIME 800",
+                "INFO SPEED 1500000",
+                "INFO EVAL 0",
+                "INFO WINRATE 0.5000",
+                "INFO BESTLINE 7,7 8,6",
+                "INFO PV DONE",
+            ]
+        );
+        assert!(win_rate(200) > 0.73 && win_rate(200) < 0.74);
+        assert_eq!(win_rate(mate_in(3)), 1.0);
+        assert_eq!(win_rate(mated_in(2)), 0.0);
+    }
+
+    #[test]
+    fn yixin_board_analysis_and_opening_commands() {
+        assert_eq!(parse("yxsearchdefend"), Command::SearchDefend);
+        assert_eq!(parse("yxswap2step1"), Command::Swap2Step(1));
+        assert_eq!(parse("yxswap2step2"), Command::Swap2Step(2));
+        assert_eq!(parse("yxswap2step3"), Command::Swap2Step(3));
+        assert_eq!(parse("yxshowhashusage"), Command::ShowHashUsage);
+        assert_eq!(
+            parse("yxbalanceone 0"),
+            Command::Balance {
+                two: false,
+                bias: 0
+            }
+        );
+        assert_eq!(
+            parse("yxbalancetwo -30"),
+            Command::Balance {
+                two: true,
+                bias: -30
+            }
+        );
+        assert_eq!(
+            parse("yxbalanceone"),
+            Command::Balance {
+                two: false,
+                bias: 0
+            }
+        );
+        assert!(matches!(parse("yxbalancetwo x"), Command::Malformed { .. }));
+        assert_eq!(parse("yxsoosorvstep1"), Command::Soosorv { step: 1, n: 0 });
+        assert_eq!(parse("yxsoosorvstep6"), Command::Soosorv { step: 6, n: 0 });
+        assert_eq!(
+            parse("yxsoosorvstep4 2"),
+            Command::Soosorv { step: 4, n: 2 }
+        );
+        assert_eq!(
+            parse("YXSOOSORVSTEP5 8"),
+            Command::Soosorv { step: 5, n: 8 }
+        );
+        assert!(matches!(parse("yxsoosorvstep5"), Command::Malformed { .. }));
+    }
+
+    #[test]
+    fn soosorv_answers_in_yixin_boards_form() {
+        use soosorv::Reply;
+        let p = Pos::new(6, 9);
+        assert_eq!(
+            soosorv_lines(3, &Reply::Fourth(p, 4)).unwrap(),
+            ["MESSAGE SOOSORV MOVE4 6 9 4"]
+        );
+        assert_eq!(
+            soosorv_lines(5, &Reply::Fifths(vec![p, Pos::new(1, 2)])).unwrap(),
+            [
+                "MESSAGE SOOSORV MOVE5 REFRESH",
+                "MESSAGE SOOSORV MOVE5 6 9",
+                "MESSAGE SOOSORV MOVE5 1 2",
+                "MESSAGE SOOSORV MOVE5 DONE"
+            ]
+        );
+        assert_eq!(
+            soosorv_lines(6, &Reply::Choose(p)).unwrap(),
+            ["MESSAGE SOOSORV MOVE5C 6 9"]
+        );
+        assert_eq!(
+            soosorv_lines(2, &Reply::Swap(true)).unwrap(),
+            ["MESSAGE SOOSORV SWAP1 YES"]
+        );
+        assert_eq!(
+            soosorv_lines(4, &Reply::Swap(false)).unwrap(),
+            ["MESSAGE SOOSORV SWAP2 NO"]
+        );
+        assert_eq!(soosorv_lines(4, &Reply::Choose(p)), None);
+        assert_eq!(
+            swap2_step_lines(2, &swap2::Reply::Two(p, Pos::new(1, 2))).unwrap(),
+            ["MESSAGE SWAP2 MOVE4 6 9", "MESSAGE SWAP2 MOVE5 1 2"]
+        );
+        assert_eq!(swap2_step_lines(3, &swap2::Reply::Two(p, p)), None);
     }
 }

@@ -26,7 +26,10 @@
 
 use crate::core::board::Board;
 use crate::core::rules;
-use crate::core::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE, PAD, STRIDE};
+use crate::core::types::is_mate;
+use crate::core::types::{
+    format_score, Color, Pos, Rule, Score, MATE_BOUND, MAX_SIZE, MIN_SIZE, PAD, STRIDE,
+};
 use crate::engine::memory::{MemoryLimit, MAX_HASH_BYTES};
 use crate::engine::multipv::{self, Line};
 use crate::engine::params::{self, Params};
@@ -34,8 +37,8 @@ use crate::engine::search::{Info, Limits, MAX_DEPTH};
 use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
 use crate::engine::{Engine, StopToken, MAX_THREADS};
-use crate::front::protocol::{self, clean, BlockLine, Command, Progress};
-use crate::front::swap2;
+use crate::front::protocol::{self, clean, BlockLine, Command, Names, Progress, Realtime};
+use crate::front::{balance, defend, soosorv, swap2};
 use anyhow::Result;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
@@ -52,6 +55,24 @@ pub const MAX_TIME_MS: u64 = 1 << 40;
 pub const MAX_NBEST: i64 = 64;
 /// Input lines longer than this are cut (the rest of the line is dropped).
 pub const MAX_LINE_BYTES: usize = 64 << 10;
+/// `INFO timeout_turn` of Yixin-Board's levels other than the custom one (33 minutes):
+/// no time limit meant.
+const YIXIN_LEVEL_TURN_MS: u64 = 2_000_000;
+/// Most time for a Yixin-Board step it shows no thinking for, under those levels.
+const UNWATCHED_MS: u64 = 10_000;
+/// The Soosorv step commands, by step.
+const SOOSORV_NAMES: [&str; 6] = [
+    "YXSOOSORVSTEP1",
+    "YXSOOSORVSTEP2",
+    "YXSOOSORVSTEP3",
+    "YXSOOSORVSTEP4",
+    "YXSOOSORVSTEP5",
+    "YXSOOSORVSTEP6",
+];
+/// `INFO square_names` values.
+const NAMES_PLAIN: u8 = 0;
+const NAMES_TRANSPOSED: u8 = 1;
+const NAMES_AUTO: u8 = 2;
 /// Stack size of the search thread.
 const SEARCH_STACK_BYTES: usize = 16 << 20;
 
@@ -112,6 +133,36 @@ pub enum Job {
     },
     /// A Swap2 decision for `board` (0, 3 or 5 stones).
     Swap2 { board: Board, limits: Limits },
+    /// Yixin-Board's Swap2 step 1, 2 or 3 for `board` (0, 3 or 5 stones).
+    Swap2Step {
+        step: u8,
+        board: Board,
+        limits: Limits,
+    },
+    /// `YXSEARCHDEFEND`: the defences against the opponent's threat, searched side by
+    /// side; the best is then our move.
+    Defend {
+        board: Board,
+        limits: Limits,
+        exclude: Vec<Pos>,
+    },
+    /// Yixin-Board's Soosorv step `step` for `board` (its stones in move order), with
+    /// the number of fifth moves `n` (steps 4, 5) or black's `offers` (step 6).
+    Soosorv {
+        step: u8,
+        board: Board,
+        n: usize,
+        offers: Vec<Pos>,
+        limits: Limits,
+    },
+    /// `YXBALANCEONE` / `YXBALANCETWO`.
+    Balance {
+        board: Board,
+        limits: Limits,
+        two: bool,
+        bias: i64,
+        exclude: Vec<Pos>,
+    },
 }
 
 /// What a job found.
@@ -119,14 +170,31 @@ pub enum Answer {
     /// Our move (`Pos::NONE` if the search had none).
     Move(Pos),
     Swap2(Result<swap2::Reply, String>),
+    /// Yixin-Board's Swap2 step, the position it decided on, and its decision.
+    Swap2Step(u8, Box<Board>, Result<swap2::Reply, String>),
+    /// A Soosorv step, the position it decided on, and its decision.
+    Soosorv(u8, Box<Board>, Result<soosorv::Reply, String>),
+    /// The balancing move(s), the first one the side to move's.
+    Balance(Result<Vec<Pos>, String>),
 }
 
 impl Job {
     /// The answer to give if the worker fails.
     fn failed(&self) -> Answer {
         match self {
-            Job::Move { .. } | Job::NBest { .. } => Answer::Move(Pos::NONE),
+            Job::Move { .. } | Job::NBest { .. } | Job::Defend { .. } => Answer::Move(Pos::NONE),
             Job::Swap2 { .. } => Answer::Swap2(Err("the search failed".into())),
+            Job::Swap2Step { step, board, .. } => Answer::Swap2Step(
+                *step,
+                Box::new(board.clone()),
+                Err("the search failed".into()),
+            ),
+            Job::Balance { .. } => Answer::Balance(Err("the search failed".into())),
+            Job::Soosorv { step, board, .. } => Answer::Soosorv(
+                *step,
+                Box::new(board.clone()),
+                Err("the search failed".into()),
+            ),
         }
     }
 }
@@ -180,6 +248,12 @@ enum Block {
         stones: Vec<(i64, i64)>,
         error: Option<String>,
     },
+    Soosorv {
+        step: u8,
+        n: i64,
+        stones: Vec<(i64, i64)>,
+        error: Option<String>,
+    },
     Unsupported {
         name: String,
     },
@@ -193,6 +267,7 @@ impl Block {
             Block::Swap2 { .. } => "SWAP2BOARD",
             Block::Exclude { undo: false, .. } => "YXBLOCK",
             Block::Exclude { undo: true, .. } => "YXBLOCKUNDO",
+            Block::Soosorv { step, .. } => SOOSORV_NAMES[usize::from(*step - 1)],
             Block::Unsupported { name } => name,
         }
     }
@@ -200,7 +275,8 @@ impl Block {
         match self {
             Block::Board { error, .. }
             | Block::Swap2 { error, .. }
-            | Block::Exclude { error, .. } => Some(error),
+            | Block::Exclude { error, .. }
+            | Block::Soosorv { error, .. } => Some(error),
             Block::Unsupported { .. } => None,
         }
     }
@@ -228,20 +304,36 @@ fn replay(board: &Board, rule: Rule, skip: Option<usize>) -> Result<Board, Strin
 /// Reports search progress as messages.
 struct Reporter {
     out: Arc<Output>,
+    /// `INFO show_detail` not 0: the thinking messages as Yixin-Board shows them.
     detail: bool,
-    height: usize,
+    /// `INFO show_detail` bit 1: Yixin-Board's realtime markers (`MESSAGE REALTIME …`).
+    realtime: bool,
+    /// `INFO show_detail` bit 2: Yixin-Board 3's per-line `INFO PV …` blocks.
+    info: bool,
+    names: Names,
 }
 
 impl Reporter {
+    fn message(&self, text: &str) {
+        self.out.line(&format!("MESSAGE {text}"));
+    }
+
     fn info(&self, info: &Info) {
         let p = Progress::from_info(info);
         if self.detail {
-            self.out.line(&protocol::detail_line(&p, self.height));
+            self.out.line(&protocol::detail_line(&p, &self.names));
+        } else {
+            self.out.line(&protocol::progress_line(&p, &self.names));
+        }
+        if self.info && !info.pv.is_empty() {
+            for l in protocol::info_lines(0, 1, &p) {
+                self.out.line(&l);
+            }
+        }
+        if self.realtime {
             if let Some(&m) = info.pv.first() {
                 self.out.line(&protocol::realtime_best_line(m));
             }
-        } else {
-            self.out.line(&protocol::progress_line(&p, self.height));
         }
     }
 
@@ -257,15 +349,30 @@ impl Reporter {
                 pv: &l.pv,
             };
             if self.detail {
-                self.out.line(&protocol::detail_line(&p, self.height));
+                self.out.line(&protocol::detail_line(&p, &self.names));
             } else {
-                self.out.line(&protocol::progress_line(&p, self.height));
+                self.out.line(&protocol::progress_line(&p, &self.names));
+            }
+            if self.info {
+                for i in protocol::info_lines(k, lines.len(), &p) {
+                    self.out.line(&i);
+                }
             }
         }
-        if self.detail {
-            if let Some(l) = lines.first() {
-                self.out.line(&protocol::realtime_best_line(l.mv));
+        if self.realtime && !lines.is_empty() {
+            // Every listed move was searched to this depth: marked as searched, those
+            // proven to lose as lost, and the best.
+            self.out.line(protocol::REALTIME_REFRESH);
+            for l in lines {
+                self.out.line(&protocol::realtime_line(Realtime::Pos, l.mv));
+                self.out
+                    .line(&protocol::realtime_line(Realtime::Done, l.mv));
+                if is_mate(l.score) && l.score < 0 {
+                    self.out
+                        .line(&protocol::realtime_line(Realtime::Lose, l.mv));
+                }
             }
+            self.out.line(&protocol::realtime_best_line(lines[0].mv));
         }
     }
 }
@@ -289,9 +396,7 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answ
                     exclude: &exclude,
                     widen: false,
                 };
-                let lines = multipv::best_lines(engine, &board, &want, &limits, stop, &mut |l| {
-                    rep.lines(&l.lines, l.nodes, l.elapsed)
-                });
+                let lines = lines_reported(engine, &board, &want, &limits, stop, rep);
                 Answer::Move(lines.lines.first().map_or(Pos::NONE, |l| l.mv))
             } else {
                 let r = engine.think(&board, &limits, stop, &mut |i| rep.info(i));
@@ -309,13 +414,149 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answ
                 exclude: &exclude,
                 widen: false,
             };
-            let lines = multipv::best_lines(engine, &board, &want, &limits, stop, &mut |l| {
-                rep.lines(&l.lines, l.nodes, l.elapsed)
-            });
+            let lines = lines_reported(engine, &board, &want, &limits, stop, rep);
             Answer::Move(lines.lines.first().map_or(Pos::NONE, |l| l.mv))
         }
         Job::Swap2 { board, limits } => Answer::Swap2(swap2::decide(engine, &board, &limits, stop)),
+        Job::Swap2Step {
+            step,
+            board,
+            limits,
+        } => {
+            let reply = swap2::decide(engine, &board, &limits, stop);
+            Answer::Swap2Step(step, Box::new(board), reply)
+        }
+        Job::Soosorv {
+            step,
+            board,
+            n,
+            offers,
+            limits,
+        } => {
+            let reply = soosorv::decide(engine, step, &board, n, &offers, &limits, stop);
+            Answer::Soosorv(step, Box::new(board), reply)
+        }
+        Job::Defend {
+            board,
+            limits,
+            exclude,
+        } => search_defend(engine, &board, &limits, &exclude, rep, stop),
+        Job::Balance {
+            board,
+            limits,
+            two,
+            bias,
+            exclude,
+        } => {
+            let bias = bias.clamp(-i64::from(MATE_BOUND) + 1, i64::from(MATE_BOUND) - 1) as Score;
+            match balance::balance(engine, &board, two, bias, &exclude, &limits, stop) {
+                Some(b) => {
+                    rep.message(&format!(
+                        "balance: {} leaves {} for the side to move (aim {bias}, depth {})",
+                        protocol::pv_text(&b.moves, &rep.names),
+                        format_score(b.score),
+                        b.depth
+                    ));
+                    Answer::Balance(Ok(b.moves))
+                }
+                None => Answer::Balance(Err("no legal move".into())),
+            }
+        }
     }
+}
+
+/// A multi-line analysis ([`multipv::best_lines`]) that reports its lines after every
+/// depth, and its final lines too when no depth was reported with them (a position
+/// decided at the first depth, or a search stopped after it).
+fn lines_reported(
+    engine: &mut Engine,
+    board: &Board,
+    want: &multipv::Want,
+    limits: &Limits,
+    stop: &StopToken,
+    rep: &Reporter,
+) -> multipv::Lines {
+    let mut last: Option<Vec<Line>> = None;
+    let lines = multipv::best_lines(engine, board, want, limits, stop, &mut |l| {
+        rep.lines(&l.lines, l.nodes, l.elapsed);
+        last = Some(l.lines.clone());
+    });
+    if !lines.lines.is_empty() && last.as_ref() != Some(&lines.lines) {
+        rep.lines(&lines.lines, lines.nodes, lines.elapsed);
+    }
+    lines
+}
+
+/// `YXSEARCHDEFEND`: finds the opponent's threat and the moves that stop it (a third of
+/// the time), says so in messages, searches those moves side by side (the rest of the
+/// time) and answers with the best of them.
+fn search_defend(
+    engine: &mut Engine,
+    board: &Board,
+    limits: &Limits,
+    exclude: &[Pos],
+    rep: &Reporter,
+    stop: &StopToken,
+) -> Answer {
+    let start = Instant::now();
+    let found = defend::defences(
+        board,
+        exclude,
+        defend::solving_deadline(limits, start),
+        stop,
+    );
+    let names = |v: &[Pos]| protocol::pv_text(v, &rep.names);
+    let threat = match &found.threat {
+        defend::Threat::Vcf(line) => format!("the opponent has a VCF: {}", names(line)),
+        defend::Threat::Vct(line) => format!("the opponent has a VCT: {}", names(line)),
+        defend::Threat::None => "no forced win found for the opponent".to_string(),
+    };
+    let moves = if found.moves.is_empty() {
+        rep.message(&format!(
+            "defend: {threat}; no move stops it, every move searched"
+        ));
+        multipv::candidates(board, exclude)
+    } else {
+        let what = if found.threat == defend::Threat::None {
+            "moves"
+        } else {
+            "defences"
+        };
+        rep.message(&format!(
+            "defend: {threat}; {} {what}: {}",
+            found.moves.len(),
+            names(&found.moves)
+        ));
+        found.moves
+    };
+    // Everything else is left out of the search.
+    let mut others: Vec<Pos> = board
+        .squares()
+        .filter(|&p| board.is_empty(p) && !moves.contains(&p))
+        .collect();
+    others.extend_from_slice(exclude);
+    let want = multipv::Want {
+        n: moves.len().clamp(1, MAX_NBEST as usize),
+        exclude: &others,
+        widen: true,
+    };
+    let rest = Limits {
+        budget: limits.budget.map(|b| {
+            let spent = start.elapsed();
+            time::Budget {
+                soft: b.soft.saturating_sub(spent),
+                hard: b.hard.saturating_sub(spent),
+            }
+        }),
+        ..limits.clone()
+    };
+    let lines = lines_reported(engine, board, &want, &rest, stop, rep);
+    Answer::Move(
+        lines
+            .lines
+            .first()
+            .map_or_else(|| moves.first().copied().unwrap_or(Pos::NONE), |l| l.mv),
+    )
 }
 
 /// The state of one protocol session.
@@ -330,8 +571,18 @@ pub struct Session {
     spent_ms: u64,
     max_depth: Option<i32>,
     max_nodes: Option<u64>,
-    /// `INFO show_detail`: messages for GUIs that display the engine's thinking.
-    detail: bool,
+    /// `INFO show_detail`: messages for GUIs that display the engine's thinking (not 0),
+    /// Yixin-Board's realtime markers (bit 1) and its per-line `INFO` blocks (bit 2).
+    show_detail: u64,
+    /// `INFO square_names`: 0 plain names, 1 transposed (the squares Yixin-Board means),
+    /// 2 (the default) transposed once the GUI has shown itself to be Yixin-Board.
+    names_mode: u8,
+    /// The GUI sent `YXSHOWINFO` (Yixin-Board does at start-up, and so do other tools
+    /// that want Rapfi's GUI messages).
+    showinfo: bool,
+    /// The GUI sent `INFO vcthread`, a setting of Yixin-Board's (for the Yixin engine),
+    /// which it sends at start-up (`init_engine`) and other tools do not.
+    vcthread: bool,
     /// `INFO max_memory` or `INFO hash_size`, whichever came last: the engine plans its
     /// table and threads under it before each search ([`Engine::configure`]).
     memory: MemoryLimit,
@@ -362,7 +613,10 @@ impl Session {
             spent_ms: 0,
             max_depth: None,
             max_nodes: None,
-            detail: false,
+            show_detail: 0,
+            names_mode: NAMES_AUTO,
+            showinfo: false,
+            vcthread: false,
             memory: MemoryLimit::Default,
             // Every core unless the manager says otherwise (INFO thread_num).
             threads: crate::engine::default_threads(),
@@ -370,6 +624,23 @@ impl Session {
             block: None,
             skip_line: false,
             excluded: Vec::new(),
+        }
+    }
+
+    /// How the human-readable output names squares now.
+    fn names(&self) -> Names {
+        let (width, height) = self
+            .game
+            .as_ref()
+            .map_or((15, 15), |g| (g.board.width(), g.board.height()));
+        Names {
+            width,
+            height,
+            transpose: match self.names_mode {
+                NAMES_PLAIN => false,
+                NAMES_TRANSPOSED => true,
+                _ => self.showinfo && self.vcthread,
+            },
         }
     }
 
@@ -409,9 +680,11 @@ impl Session {
             BlockLine::Stone { x, y, field } => {
                 match &mut self.block {
                     Some(Block::Board { stones, .. }) => stones.push((x, y, field)),
-                    Some(Block::Swap2 { stones, .. } | Block::Exclude { stones, .. }) => {
-                        stones.push((x, y))
-                    }
+                    Some(
+                        Block::Swap2 { stones, .. }
+                        | Block::Exclude { stones, .. }
+                        | Block::Soosorv { stones, .. },
+                    ) => stones.push((x, y)),
                     _ => {}
                 }
                 Flow::Continue
@@ -514,6 +787,7 @@ impl Session {
                 Flow::Continue
             }
             Command::ShowInfo => {
+                self.showinfo = true;
                 let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
                 self.reply(&format!(
                     "MESSAGE {} {}",
@@ -527,6 +801,32 @@ impl Session {
                 Flow::Continue
             }
             Command::NBest(n) => self.nbest(n, received),
+            Command::SearchDefend => self.search_defend(received),
+            Command::Swap2Step(step) => self.swap2_step(step, received),
+            Command::Balance { two, bias } => self.balance(two, bias, received),
+            Command::Soosorv { step: 1, .. } => self.soosorv(1, 0, &[], received),
+            Command::Soosorv { step, n } => {
+                self.block = Some(Block::Soosorv {
+                    step,
+                    n,
+                    stones: Vec::new(),
+                    error: None,
+                });
+                Flow::Continue
+            }
+            Command::ShowHashUsage => {
+                let (permille, bytes) = {
+                    let e = self.engine();
+                    (e.hash_usage(), e.hash_bytes())
+                };
+                self.reply(&format!(
+                    "MESSAGE Hash usage: {}.{}% of {} (transposition table)",
+                    permille / 10,
+                    permille % 10,
+                    fmt_bytes(bytes)
+                ));
+                Flow::Continue
+            }
             Command::Unsupported {
                 name,
                 block,
@@ -701,6 +1001,155 @@ impl Session {
         }))
     }
 
+    /// `YXSEARCHDEFEND`: the side to move's defences, searched; the best is our move.
+    fn search_defend(&mut self, received: Instant) -> Flow {
+        let Some(g) = self.game.as_ref() else {
+            return self.error("YXSEARCHDEFEND: no game; send START first");
+        };
+        if g.empty_squares() == 0 {
+            return self.error("YXSEARCHDEFEND: no empty square left to play");
+        }
+        let (board, limits, exclude) = self.our_turn(received);
+        Flow::Think(Box::new(Job::Defend {
+            board,
+            limits,
+            exclude,
+        }))
+    }
+
+    /// `YXBALANCEONE` / `YXBALANCETWO` on the current position.
+    fn balance(&mut self, two: bool, bias: i64, received: Instant) -> Flow {
+        let name = if two { "YXBALANCETWO" } else { "YXBALANCEONE" };
+        let Some(g) = self.game.as_ref() else {
+            return self.error(&format!("{name}: no game; send START first"));
+        };
+        if g.empty_squares() < if two { 2 } else { 1 } {
+            return self.error(&format!("{name}: not enough empty squares left"));
+        }
+        let (board, limits, exclude) = self.our_turn(received);
+        Flow::Think(Box::new(Job::Balance {
+            board,
+            limits,
+            two,
+            bias,
+            exclude,
+        }))
+    }
+
+    /// Yixin-Board's Swap2 steps. Step 1 starts from an empty board (the GUI sends no
+    /// position); steps 2 and 3 take the position of the last `YXBOARD`, which must hold
+    /// 3 or 5 stones, in move order from black.
+    fn swap2_step(&mut self, step: u8, received: Instant) -> Flow {
+        let name = format!("YXSWAP2STEP{step}");
+        let Some(g) = self.game.as_ref() else {
+            return self.error(&format!("{name}: no game; send START first"));
+        };
+        let (w, h) = (g.board.width(), g.board.height());
+        let mut board = match Board::new(w, h, self.rule) {
+            Ok(b) => b,
+            Err(e) => return self.error(&format!("{name}: {e}")),
+        };
+        if step > 1 {
+            let want = if step == 2 { 3 } else { 5 };
+            let n = g.board.move_count();
+            if n != want {
+                return self.error(&format!(
+                    "{name}: {n} stones on the board; this step needs {want} (send YXBOARD first)"
+                ));
+            }
+            for m in g.board.history() {
+                board.make(m.pos);
+            }
+        }
+        let limits = if step == 1 {
+            self.unwatched_limits(received)
+        } else {
+            self.limits(received)
+        };
+        Flow::Think(Box::new(Job::Swap2Step {
+            step,
+            board,
+            limits,
+        }))
+    }
+
+    /// Yixin-Board's Soosorv steps: step 1 on an empty board, the others on the stones
+    /// given (in move order, black first; for step 6 the first four, the rest being
+    /// black's offered fifth moves), `n` fifth moves for steps 4 and 5.
+    fn soosorv(&mut self, step: u8, n: i64, stones: &[(i64, i64)], received: Instant) -> Flow {
+        let name = SOOSORV_NAMES[usize::from(step - 1)];
+        let squares = match self.squares_of(stones) {
+            Ok(s) => s,
+            Err(e) => return self.error(&format!("{name}: {e}; nothing changed")),
+        };
+        let Some(g) = self.game.as_ref() else {
+            return self.error(&format!("{name}: no game; send START first"));
+        };
+        let n = if step == 4 || step == 5 {
+            if !(1..=soosorv::MAX_FIFTHS as i64).contains(&n) {
+                return self.error(&format!(
+                    "{name}: {n} is not a number of fifth moves (1 to {})",
+                    soosorv::MAX_FIFTHS
+                ));
+            }
+            n as usize
+        } else {
+            0
+        };
+        let want = match step {
+            1 => 0,
+            2 | 3 => 3,
+            _ => 4,
+        };
+        let enough = if step == 6 {
+            squares.len() > want
+        } else {
+            squares.len() == want
+        };
+        if !enough {
+            let more = if step == 6 {
+                "4 and the offered fifth moves"
+            } else {
+                ""
+            };
+            let need = if step == 6 {
+                more.to_string()
+            } else {
+                want.to_string()
+            };
+            return self.error(&format!(
+                "{name}: {} stones given; this step needs {need}",
+                squares.len()
+            ));
+        }
+        let mut board = match Board::new(g.board.width(), g.board.height(), self.rule) {
+            Ok(b) => b,
+            Err(e) => return self.error(&format!("{name}: {e}")),
+        };
+        for (i, (&p, &(x, y))) in squares.iter().zip(stones).enumerate() {
+            let taken = if i < want {
+                !board.is_empty(p)
+            } else {
+                !board.is_empty(p) || squares[want..i].contains(&p)
+            };
+            if taken {
+                return self.error(&format!("{name}: {x},{y} is given twice; nothing changed"));
+            }
+            if i < want {
+                board.make(p);
+            }
+        }
+        let offers = squares[want.min(squares.len())..].to_vec();
+        let limits = self.unwatched_limits(received);
+        Flow::Think(Box::new(Job::Soosorv {
+            step,
+            board,
+            n,
+            offers,
+            limits,
+        }))
+    }
+
     /// Squares our answer avoids: continuous-game marks and `YXBLOCK` squares.
     fn exclusions(&self) -> Vec<Pos> {
         let mut v = self.excluded.clone();
@@ -738,6 +1187,22 @@ impl Session {
             budget: Some(budget),
             skip_threats: false,
         }
+    }
+
+    /// [`Session::limits`] for the Yixin-Board steps it shows no "thinking" for and offers
+    /// no stop (Swap2 step 1, the Soosorv steps): under its levels other than the custom
+    /// one (`INFO timeout_turn 2000000`: no time limit, a node limit or the person's stop
+    /// ends a search) these get at most [`UNWATCHED_MS`].
+    fn unwatched_limits(&mut self, received: Instant) -> Limits {
+        let mut limits = self.limits(received);
+        if self.clock.turn_ms == YIXIN_LEVEL_TURN_MS {
+            let cap = Duration::from_millis(UNWATCHED_MS).saturating_sub(received.elapsed());
+            limits.budget = limits.budget.map(|b| time::Budget {
+                soft: b.soft.min(cap),
+                hard: b.hard.min(cap),
+            });
+        }
+        limits
     }
 
     fn info(&mut self, key: &str, value: &str) -> Result<(), String> {
@@ -805,11 +1270,25 @@ impl Session {
                 if v < 0 {
                     return Err(format!("INFO show_detail: {v} is negative"));
                 }
-                self.detail = v != 0;
+                self.show_detail = u64::try_from(v).unwrap_or(u64::MAX);
             }
+            "square_names" => {
+                let v = number()?;
+                self.names_mode = match v {
+                    0 => NAMES_PLAIN,
+                    1 => NAMES_TRANSPOSED,
+                    2 => NAMES_AUTO,
+                    _ => {
+                        return Err(format!(
+                            "INFO square_names: {v} is not 0 (x is the column), 1 (transposed, as Yixin-Board means them) or 2 (transposed under Yixin-Board)"
+                        ))
+                    }
+                };
+            }
+            "vcthread" => self.vcthread = true,
             // Yixin-Board settings with no meaning for this engine.
             "time_increment" | "caution_factor" | "pondering" | "usedatabase" | "nbestsym"
-            | "nbest_sym" | "checkmate" | "vcthread" | "thread_split_depth" | "start_depth" => {
+            | "nbest_sym" | "checkmate" | "thread_split_depth" | "start_depth" => {
                 log::debug!("INFO {key} ignored")
             }
             // The search's tunable parameters, by their names (see engine::params); any
@@ -868,7 +1347,8 @@ impl Session {
             }
             Block::Board { error: Some(e), .. }
             | Block::Swap2 { error: Some(e), .. }
-            | Block::Exclude { error: Some(e), .. } => {
+            | Block::Exclude { error: Some(e), .. }
+            | Block::Soosorv { error: Some(e), .. } => {
                 self.error(&format!("{name}: {e}; nothing changed"))
             }
             Block::Board {
@@ -899,6 +1379,12 @@ impl Session {
                 }
                 Err(e) => self.error(&format!("{name}: {e}; nothing changed")),
             },
+            Block::Soosorv {
+                step,
+                n,
+                stones,
+                error: None,
+            } => self.soosorv(step, n, &stones, received),
             Block::Exclude {
                 undo,
                 stones,
@@ -1026,11 +1512,12 @@ impl Session {
         // read while the worker is still starting, or between two of the job's searches,
         // is not lost.
         let stop = StopToken::new();
-        let height = self.game.as_ref().map_or(15, |g| g.board.height());
         let reporter = Reporter {
             out: self.out.clone(),
-            detail: self.detail,
-            height,
+            detail: self.show_detail != 0,
+            realtime: self.show_detail & 1 != 0,
+            info: self.show_detail & 2 != 0,
+            names: self.names(),
         };
         let fallback = job.failed();
         let worker = {
@@ -1098,6 +1585,124 @@ impl Session {
             Answer::Swap2(Err(e)) => {
                 self.error(&format!("SWAP2BOARD: {e}"));
             }
+            Answer::Swap2Step(step, board, Ok(reply)) => self.apply_swap2_step(step, *board, reply),
+            Answer::Swap2Step(step, _, Err(e)) => {
+                self.error(&format!("YXSWAP2STEP{step}: {e}"));
+            }
+            Answer::Soosorv(step, board, Ok(reply)) => self.apply_soosorv(step, *board, reply),
+            Answer::Soosorv(step, _, Err(e)) => {
+                self.error(&format!("YXSOOSORVSTEP{step}: {e}"));
+            }
+            Answer::Balance(Ok(moves)) => self.apply_balance(&moves),
+            Answer::Balance(Err(e)) => {
+                self.error(&format!("YXBALANCE: {e}"));
+            }
+        }
+    }
+
+    /// Answers a Soosorv step with the lines Yixin-Board reads
+    /// ([`protocol::soosorv_lines`]) and makes the game the position decided on with the
+    /// stones the engine put (the opening, the fourth stone, the fifth move taken) and
+    /// the colour it took. Offered fifth moves are not played: the other side picks one.
+    fn apply_soosorv(&mut self, step: u8, board: Board, reply: soosorv::Reply) {
+        let name = SOOSORV_NAMES[usize::from(step - 1)];
+        let Some(lines) = protocol::soosorv_lines(step, &reply) else {
+            self.error(&format!("{name}: no answer for this position"));
+            return;
+        };
+        let Some(g) = self.game.as_mut() else { return };
+        let stones: Vec<Pos> = match &reply {
+            soosorv::Reply::Opening(s) => s.to_vec(),
+            soosorv::Reply::Fourth(p, _) | soosorv::Reply::Choose(p) => vec![*p],
+            soosorv::Reply::Swap(_) | soosorv::Reply::Fifths(_) => Vec::new(),
+        };
+        let mut check = board;
+        for &p in &stones {
+            if !(on_board(&check, p) && check.is_empty(p) && rules::is_legal(&mut check, p)) {
+                self.error(&format!("{name}: the engine chose an illegal square"));
+                return;
+            }
+            check.make(p);
+        }
+        *g = Game::new(check);
+        g.me = match reply {
+            // Step 2 asks white, step 4 black, whether to swap.
+            soosorv::Reply::Swap(swap) => {
+                let asked = if step == 2 {
+                    Color::White
+                } else {
+                    Color::Black
+                };
+                Some(if swap { asked.opp() } else { asked })
+            }
+            // The fourth stone is white's; the fifth move taken is black's, taken by white.
+            soosorv::Reply::Fourth(..) | soosorv::Reply::Choose(_) => Some(Color::White),
+            soosorv::Reply::Fifths(_) => Some(Color::Black),
+            soosorv::Reply::Opening(_) => None,
+        };
+        for l in lines {
+            self.reply(&l);
+        }
+    }
+
+    /// Plays the balancing moves on the board (alternating from the side to move) and
+    /// answers them: `x,y`, or `x,y x,y` for two.
+    fn apply_balance(&mut self, moves: &[Pos]) {
+        let Some(g) = self.game.as_mut() else { return };
+        let mut check = g.board.clone();
+        for &p in moves {
+            if !(on_board(&check, p) && check.is_empty(p) && rules::is_legal(&mut check, p)) {
+                self.error("YXBALANCE: the engine chose an illegal square");
+                return;
+            }
+            check.make(p);
+        }
+        let mover = g.board.side_to_move();
+        g.board = check;
+        // One move: ours, as after any move of ours; two: one each, colours open.
+        g.me = (moves.len() == 1).then_some(mover);
+        let text = moves
+            .iter()
+            .map(|&p| protocol::move_line(p))
+            .collect::<Vec<_>>()
+            .join(" ");
+        self.reply(&text);
+    }
+
+    /// Answers a Yixin-Board Swap2 step with the lines it reads
+    /// ([`protocol::swap2_step_lines`]) and makes the game the position decided on
+    /// (`board`, black first) with the stones put played and a colour taken ours.
+    fn apply_swap2_step(&mut self, step: u8, board: Board, reply: swap2::Reply) {
+        let Some(lines) = protocol::swap2_step_lines(step, &reply) else {
+            self.error(&format!("YXSWAP2STEP{step}: no answer for this position"));
+            return;
+        };
+        let Some(g) = self.game.as_mut() else { return };
+        let stones: Vec<Pos> = match reply {
+            swap2::Reply::Opening(s) => s.to_vec(),
+            swap2::Reply::Two(a, b) => vec![a, b],
+            swap2::Reply::Swap | swap2::Reply::Stone(_) => Vec::new(),
+        };
+        let mut check = board;
+        for &p in &stones {
+            if !(on_board(&check, p) && check.is_empty(p) && rules::is_legal(&mut check, p)) {
+                self.error(&format!(
+                    "YXSWAP2STEP{step}: the engine chose an illegal square"
+                ));
+                return;
+            }
+            check.make(p);
+        }
+        *g = Game::new(check);
+        g.me = match reply {
+            swap2::Reply::Swap => Some(Color::Black),
+            // Step 2: we stay white and the GUI asks for the fourth stone; step 3: we
+            // take white and the GUI asks for the sixth.
+            swap2::Reply::Stone(_) => Some(Color::White),
+            _ => None,
+        };
+        for l in lines {
+            self.reply(&l);
         }
     }
 
@@ -1181,6 +1786,18 @@ fn legal_or_fallback(g: &mut Game, p: Pos, me: Color, exclude: &[Pos]) -> Option
         }
     }
     None
+}
+
+/// A size in bytes as people read it: `512 KB`, `64 MB`, `2 GB`.
+fn fmt_bytes(bytes: usize) -> String {
+    const KB: usize = 1 << 10;
+    if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 30) {
+        format!("{} GB", bytes >> 30)
+    } else if bytes >= 1 << 20 {
+        format!("{} MB", bytes >> 20)
+    } else {
+        format!("{} KB", bytes.div_ceil(KB))
+    }
 }
 
 /// Reads input lines into the channel until the end of input.

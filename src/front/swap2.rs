@@ -1,4 +1,5 @@
-//! Swap2 opening decisions (the protocol's `SWAP2BOARD`), made by searching.
+//! Swap2 opening decisions (the protocol's `SWAP2BOARD`, and Yixin-Board's
+//! `YXSWAP2STEP1..3`), made by searching.
 //!
 //! Swap2: the first player puts three stones (black, white, black); the second player
 //! then takes black (`SWAP`), plays the fourth stone as white, or puts two more stones

@@ -36,9 +36,16 @@ pub fn is_protocol_line(l: &str) -> bool {
         || l.starts_with("UNKNOWN ")
         || l.starts_with("MESSAGE ")
         || l.starts_with("DEBUG ")
+        || l.starts_with("INFO ")
         || l.starts_with("name=\"")
         || is_forbid_line(l)
         || (!l.is_empty() && l.split(' ').all(|m| parse_xy(m).is_some()))
+}
+
+/// A line that is not a reply: `MESSAGE …`, `DEBUG …`, or an `INFO …` line for
+/// Yixin-Board (`INFO show_detail` 2 or 3).
+pub fn is_remark(l: &str) -> bool {
+    l.starts_with("MESSAGE ") || l.starts_with("DEBUG ") || l.starts_with("INFO ")
 }
 
 /// `FORBID` followed by groups of four digits and a final `.`.
@@ -223,11 +230,11 @@ impl Brain {
             .unwrap_or_else(|| panic!("no line from the engine; so far: {:?}", self.log))
     }
 
-    /// The next reply, skipping `MESSAGE` and `DEBUG` lines.
+    /// The next reply, skipping `MESSAGE`, `DEBUG` and (Yixin-Board's) `INFO` lines.
     pub fn reply(&mut self) -> String {
         loop {
             let l = self.line();
-            if !l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ") {
+            if !is_remark(&l) {
                 return l;
             }
         }
@@ -245,7 +252,7 @@ impl Brain {
         let mut v = Vec::new();
         loop {
             let l = self.line();
-            let done = !l.starts_with("MESSAGE ") && !l.starts_with("DEBUG ");
+            let done = !is_remark(&l);
             v.push(l);
             if done {
                 return v;

@@ -1,0 +1,579 @@
+//! Yixin-Board's commands, with the exact lines the GUI sends and the replies it parses,
+//! both taken from its source (dhbloo/Yixin-Board `main.c`, the GTK3 3.x GUI shipped
+//! with Rapfi; accreator/Yixin-Board `main.c` for 2.x, which sends and parses the same
+//! lines for these commands):
+//!
+//! - start-up (`init_engine`): `info show_detail 3` (2.x: `1`), `yxshowinfo`, `START 15`;
+//! - a position (`send_board`): `start 15`, `board` or `yxboard`, one `row,column,field`
+//!   line per stone in move order (field 1 the side to move's), `done`;
+//! - `yxsearchdefend`, `yxbalanceone s` / `yxbalancetwo s`, `yxshowhashusage`,
+//!   `yxswap2step1` (alone), `yxswap2step2` / `yxswap2step3` (after `yxboard`);
+//! - it reads `MESSAGE SWAP2 MOVEk %d %d`, `MESSAGE SWAP2 SWAP1 YES|NO`,
+//!   `MESSAGE SWAP2 SWAP2 YES|NO`, `MESSAGE REALTIME BEST|LOSE|POS|DONE %d,%d`,
+//!   `INFO PV|NUMPV|DEPTH|EVAL|WINRATE|BESTLINE …` and moves as `%d,%d %d,%d`, every
+//!   pair as its own (row, column).
+
+mod common;
+
+use common::*;
+use std::time::{Duration, Instant};
+
+/// What Yixin-Board 3 sends when it starts the engine (`init_engine`): `info
+/// show_detail 3`, `yxshowinfo`, `START 15`, the custom level's time settings
+/// (`set_level`), then caution factor, threads, hash size, pondering and `INFO
+/// vcthread`.
+fn yixin(turn_ms: u64) -> Brain {
+    let mut b = Brain::start();
+    b.send("info show_detail 3\nyxshowinfo");
+    assert!(b.line().starts_with("MESSAGE Fivefold"));
+    assert!(b.line().starts_with("MESSAGE INFO MAX_THREAD_NUM "));
+    assert!(b.line().starts_with("MESSAGE INFO MAX_HASH_SIZE "));
+    assert_eq!(b.ask("START 15"), "OK");
+    b.send(&format!(
+        "INFO timeout_turn {turn_ms}\nINFO timeout_match 100000000\n\
+         INFO time_left 100000000\nINFO max_node -1\nINFO max_depth 225\n\
+         INFO time_increment 0\nINFO caution_factor 1\nINFO thread_num 1\n\
+         INFO hash_size 65536\nINFO pondering 0\nINFO vcthread 0"
+    ));
+    b
+}
+
+/// `send_board`: `start 15` (answered `OK`), then the stones (row,column) in move order,
+/// field 1 for the side to move; returns the board command to send after it.
+fn position(b: &mut Brain, stones: &[(usize, usize)], think: bool) -> String {
+    assert_eq!(b.ask("start 15"), "OK");
+    let n = stones.len();
+    let mut s = format!("{}\n", if think { "board" } else { "yxboard" });
+    for (i, &(r, c)) in stones.iter().enumerate() {
+        let field = if n % 2 == i % 2 { 1 } else { 2 };
+        s.push_str(&format!("{r},{c},{field}\n"));
+    }
+    s.push_str("done");
+    s
+}
+
+/// A square's name on Yixin-Board's board for the GUI's (row, column): column letter,
+/// rows counted up from the bottom.
+fn gui_name((row, col): (usize, usize)) -> String {
+    format!("{}{}", (b'a' + col as u8) as char, 15 - row)
+}
+
+fn pair(s: &str) -> (usize, usize) {
+    parse_xy(s).unwrap_or_else(|| panic!("not a square: {s}"))
+}
+
+// The engine (white, to move) faces black's open three on row 7, columns 7..9:
+//
+//        col: 0 1 2 3 4 5 6 7 8 9 10
+//   row 7     . . . . . . . X X X .      X black, O white
+//   row 8     . . . . . . . . O . .
+//   row 9     . . . . . . . . . . O
+//
+// Black threatens g8/k8 (the GUI's names): only 7,6 and 7,10 stop the open four.
+const THREE: [(usize, usize); 5] = [(7, 7), (8, 8), (7, 8), (9, 10), (7, 9)];
+
+/// Four stones in the centre, nobody threatening anything.
+const QUIET: [(usize, usize); 4] = [(7, 7), (8, 8), (8, 6), (6, 8)];
+
+#[test]
+fn thinking_names_the_squares_the_gui_means() {
+    let mut b = yixin(300);
+    let lines = {
+        let c = position(&mut b, &THREE, true);
+        b.ask_all(&c)
+    };
+    let mv = expect_move(lines.last().unwrap());
+    assert!([(7, 6), (7, 10)].contains(&mv), "{lines:?}");
+    // The PV starts with the move played, named as the GUI names that square.
+    let pv = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.split("| PV ").nth(1))
+        .expect("a thinking line");
+    assert_eq!(pv.split(' ').next().unwrap(), gui_name(mv), "{lines:?}");
+    // The realtime marker and BESTLINE are protocol squares, as the GUI reads them.
+    assert!(lines.contains(&format!("MESSAGE REALTIME BEST {},{}", mv.0, mv.1)));
+    let best = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("INFO BESTLINE "))
+        .expect("INFO BESTLINE");
+    assert_eq!(pair(best.split(' ').next().unwrap()), mv);
+
+    // INFO square_names 0: plain names (x is the column), as for other GUIs.
+    b.send("INFO square_names 0");
+    let lines = {
+        let c = position(&mut b, &THREE, true);
+        b.ask_all(&c)
+    };
+    let mv = expect_move(lines.last().unwrap());
+    let pv = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.split("| PV ").nth(1))
+        .unwrap();
+    assert_eq!(pv.split(' ').next().unwrap(), gui_name((mv.1, mv.0)));
+    assert!(b
+        .ask("INFO square_names 3\nABOUT")
+        .starts_with("ERROR INFO square_names: 3"));
+}
+
+#[test]
+fn other_managers_get_plain_names_unless_they_ask() {
+    let mut b = Brain::start();
+    b.new_game(15, 200);
+    let lines = {
+        let c = position(&mut b, &THREE, true);
+        b.ask_all(&c)
+    };
+    let mv = expect_move(lines.last().unwrap());
+    let pv = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.split(" pv ").nth(1))
+        .unwrap();
+    assert_eq!(pv.split(' ').next().unwrap(), gui_name((mv.1, mv.0)));
+    assert!(!lines
+        .iter()
+        .any(|l| l.starts_with("INFO ") || l.contains("REALTIME")));
+    b.send("INFO square_names 1");
+    let lines = {
+        let c = position(&mut b, &THREE, true);
+        b.ask_all(&c)
+    };
+    let mv = expect_move(lines.last().unwrap());
+    let pv = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.split(" pv ").nth(1))
+        .unwrap();
+    assert_eq!(pv.split(' ').next().unwrap(), gui_name(mv));
+}
+
+/// Other tools send `YXSHOWINFO` too (to get Rapfi's GUI messages) with squares as
+/// column,row; without Yixin-Board's `INFO vcthread` the names stay plain.
+#[test]
+fn yxshowinfo_alone_does_not_transpose_names() {
+    let mut b = Brain::start();
+    b.send("YXSHOWINFO\nINFO SHOW_DETAIL 2");
+    for _ in 0..3 {
+        assert!(b.line().starts_with("MESSAGE "));
+    }
+    b.new_game(15, 200);
+    let lines = {
+        let c = position(&mut b, &THREE, true);
+        b.ask_all(&c)
+    };
+    let mv = expect_move(lines.last().unwrap());
+    let pv = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.split("| PV ").nth(1))
+        .unwrap();
+    assert_eq!(pv.split(' ').next().unwrap(), gui_name((mv.1, mv.0)));
+}
+
+#[test]
+fn realtime_lines_follow_show_detail() {
+    let mut b = yixin(300);
+    {
+        let c = position(&mut b, &QUIET, false);
+        b.send(&c)
+    };
+    let lines = b.ask_all("yxnbest 3");
+    let mv = expect_move(lines.last().unwrap());
+    // One INFO block per line of the last round: PV k, NUMPV 3, …, PV DONE.
+    let start = lines
+        .iter()
+        .rposition(|l| l == "INFO PV 0")
+        .expect("INFO PV 0");
+    let block: Vec<&str> = lines[start..start + 12]
+        .iter()
+        .map(|s| s.as_str())
+        .collect();
+    let keys: Vec<&str> = block.iter().map(|l| l.split(' ').nth(1).unwrap()).collect();
+    assert_eq!(
+        keys,
+        [
+            "PV",
+            "NUMPV",
+            "DEPTH",
+            "SELDEPTH",
+            "NODES",
+            "TOTALNODES",
+            "TOTALTIME",
+            "SPEED",
+            "EVAL",
+            "WINRATE",
+            "BESTLINE",
+            "PV"
+        ]
+    );
+    assert_eq!(block[1], "INFO NUMPV 3");
+    assert_eq!(block[11], "INFO PV DONE");
+    let winrate: f64 = block[9]["INFO WINRATE ".len()..].parse().unwrap();
+    assert!((0.0..=1.0).contains(&winrate));
+    assert_eq!(
+        pair(
+            block[10]["INFO BESTLINE ".len()..]
+                .split(' ')
+                .next()
+                .unwrap()
+        ),
+        mv
+    );
+    assert!(lines[start..].contains(&"INFO PV 2".to_string()));
+    // The realtime markers: searched squares, then the best.
+    assert!(lines.contains(&"MESSAGE REALTIME REFRESH".to_string()));
+    assert!(lines.contains(&format!("MESSAGE REALTIME DONE {},{}", mv.0, mv.1)));
+    assert!(lines.contains(&format!("MESSAGE REALTIME BEST {},{}", mv.0, mv.1)));
+    // Facing black's open four (row 7, columns 3 to 6), both blocks lose: marked lost.
+    let four = [(7, 3), (0, 0), (7, 4), (0, 14), (7, 5), (14, 0), (7, 6)];
+    let lines = {
+        let c = position(&mut b, &four, false);
+        b.send(&c);
+        b.ask_all("yxnbest 3")
+    };
+    for end in ["7,2", "7,7"] {
+        assert!(
+            lines.contains(&format!("MESSAGE REALTIME LOSE {end}")),
+            "{lines:?}"
+        );
+    }
+
+    // show_detail 1 (Yixin-Board 2.x): realtime markers, no INFO blocks.
+    b.send("info show_detail 1");
+    let lines = {
+        let c = position(&mut b, &THREE, true);
+        b.ask_all(&c)
+    };
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("MESSAGE REALTIME BEST ")));
+    assert!(!lines.iter().any(|l| l.starts_with("INFO ")));
+    b.send("info show_detail 0");
+    let lines = {
+        let c = position(&mut b, &THREE, true);
+        b.ask_all(&c)
+    };
+    assert!(!lines
+        .iter()
+        .any(|l| l.starts_with("INFO ") || l.contains("REALTIME")));
+}
+
+#[test]
+fn search_defend_answers_a_defence_in_time() {
+    let mut b = yixin(1000);
+    b.send("info show_detail 0");
+    {
+        let c = position(&mut b, &THREE, false);
+        b.send(&c)
+    };
+    let t = Instant::now();
+    let lines = b.ask_all("yxsearchdefend");
+    let took = t.elapsed();
+    let mv = expect_move(lines.last().unwrap());
+    assert!([(7, 6), (7, 10)].contains(&mv), "{lines:?}");
+    // The defences, named as the GUI names them.
+    let said = lines
+        .iter()
+        .find(|l| l.starts_with("MESSAGE defend: the opponent has a VCF: "))
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(
+        said.ends_with(&format!(
+            "; 2 defences: {} {}",
+            gui_name((7, 6)),
+            gui_name((7, 10))
+        )) || said.ends_with(&format!(
+            "; 2 defences: {} {}",
+            gui_name((7, 10)),
+            gui_name((7, 6))
+        )),
+        "{said}"
+    );
+    assert!(took < Duration::from_millis(2500), "{took:?}");
+    // Both defences were searched, each as one line of the analysis.
+    assert!(lines.iter().any(|l| l.starts_with("MESSAGE multipv 2 ")));
+
+    // Renju, black to move: white's open three (5..7,7) with 8,7 a double three for
+    // black, so white's split four through 8,7 cannot be stopped.
+    b.send("INFO rule 2");
+    let lost = [
+        (8, 5),
+        (5, 7),
+        (8, 6),
+        (6, 7),
+        (9, 8),
+        (7, 7),
+        (10, 9),
+        (14, 14),
+    ];
+    let lines = {
+        let c = position(&mut b, &lost, false);
+        b.send(&c);
+        b.ask_all("yxsearchdefend")
+    };
+    assert!(
+        lines.iter().any(
+            |l| l.starts_with("MESSAGE defend: the opponent has a VCF: ")
+                && l.ends_with("; no move stops it, every move searched")
+        ),
+        "{lines:?}"
+    );
+    let mv = expect_move(lines.last().unwrap());
+    assert_ne!(mv, (8, 7), "a foul");
+    b.send("INFO rule 0");
+
+    // A quiet position: every candidate is searched, and the best one answered.
+    {
+        let c = position(&mut b, &[(7, 7), (8, 8)], false);
+        b.send(&c)
+    };
+    let lines = b.ask_all("yxsearchdefend");
+    expect_move(lines.last().unwrap());
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("MESSAGE defend: no forced win found for the opponent; ")));
+    b.expect_silence();
+}
+
+#[test]
+fn swap2_steps_answer_as_the_gui_reads_them() {
+    let mut b = yixin(1000);
+    b.send("INFO rule 1");
+    // Step 1, sent alone on a new game: three stones, black, white, black.
+    b.send("yxswap2step1");
+    let mut stones = Vec::new();
+    for k in 1..=3 {
+        let l = b.line();
+        let rest = l
+            .strip_prefix(&format!("MESSAGE SWAP2 MOVE{k} "))
+            .unwrap_or_else(|| panic!("{l}"));
+        let v: Vec<usize> = rest.split(' ').map(|n| n.parse().unwrap()).collect();
+        assert_eq!(v.len(), 2);
+        assert!(v[0] < 15 && v[1] < 15);
+        stones.push((v[0], v[1]));
+    }
+    assert!(stones[0] != stones[1] && stones[1] != stones[2] && stones[0] != stones[2]);
+    b.expect_silence();
+
+    // Step 2 after three stones of the human's: black has two together, white's stone
+    // is in a corner. The engine takes black.
+    {
+        let c = position(&mut b, &[(7, 6), (0, 0), (7, 7)], false);
+        b.send(&c)
+    };
+    b.send("yxswap2step2");
+    assert_eq!(b.line(), "MESSAGE SWAP2 SWAP1 YES");
+    b.expect_silence();
+    // An even opening: any of the three answers, each in the GUI's form.
+    {
+        let c = position(&mut b, &[(7, 7), (7, 8), (9, 9)], false);
+        b.send(&c)
+    };
+    b.send("yxswap2step2");
+    let l = b.line();
+    if let Some(rest) = l.strip_prefix("MESSAGE SWAP2 MOVE4 ") {
+        let l5 = b.line();
+        let rest5 = l5
+            .strip_prefix("MESSAGE SWAP2 MOVE5 ")
+            .expect("MOVE5 after MOVE4");
+        assert_ne!(rest, rest5);
+    } else {
+        assert!(
+            l == "MESSAGE SWAP2 SWAP1 YES" || l == "MESSAGE SWAP2 SWAP1 NO",
+            "{l}"
+        );
+    }
+    b.expect_silence();
+
+    // Step 3 after five stones: black has an open three, so the engine takes black.
+    {
+        let c = position(&mut b, &[(7, 6), (0, 0), (7, 7), (14, 14), (7, 8)], false);
+        b.send(&c)
+    };
+    b.send("yxswap2step3");
+    assert_eq!(b.line(), "MESSAGE SWAP2 SWAP2 YES");
+    // White's open three instead: the engine takes white, and then plays the sixth
+    // stone when the GUI sends the board.
+    {
+        let c = position(&mut b, &[(0, 0), (7, 6), (14, 14), (7, 7), (0, 14)], false);
+        b.send(&c)
+    };
+    b.send("yxswap2step3");
+    assert_eq!(b.line(), "MESSAGE SWAP2 SWAP2 NO");
+    let mv = expect_move(&{
+        let c = position(&mut b, &[(0, 0), (7, 6), (14, 14), (7, 7), (0, 14)], true);
+        b.ask(&c)
+    });
+    assert!(![(0, 0), (7, 6), (14, 14), (7, 7), (0, 14)].contains(&mv));
+    // The wrong number of stones is an error, and the game goes on.
+    {
+        let c = position(&mut b, &[(7, 7)], false);
+        b.send(&c)
+    };
+    assert!(b
+        .ask("yxswap2step2")
+        .starts_with("ERROR YXSWAP2STEP2: 1 stones"));
+}
+
+#[test]
+fn balance_one_and_two_answer_moves_in_time() {
+    let mut b = yixin(800);
+    let stones = [(7, 7), (7, 8), (8, 9)];
+    {
+        let c = position(&mut b, &stones, false);
+        b.send(&c)
+    };
+    let t = Instant::now();
+    let lines = b.ask_all("yxbalanceone 0");
+    assert!(
+        t.elapsed() < Duration::from_millis(2000),
+        "{:?}",
+        t.elapsed()
+    );
+    let m = expect_move(lines.last().unwrap());
+    assert!(!stones.contains(&m));
+    assert!(
+        lines.iter().any(|l| l.starts_with("MESSAGE balance: ")),
+        "{lines:?}"
+    );
+    {
+        let c = position(&mut b, &stones, false);
+        b.send(&c)
+    };
+    let t = Instant::now();
+    let reply = b.ask("yxbalancetwo 0");
+    assert!(
+        t.elapsed() < Duration::from_millis(2000),
+        "{:?}",
+        t.elapsed()
+    );
+    let two: Vec<(usize, usize)> = reply.split(' ').map(pair).collect();
+    assert_eq!(two.len(), 2, "{reply}");
+    assert!(two[0] != two[1] && two.iter().all(|p| !stones.contains(p)));
+    assert!(b.ask("yxbalanceone x").starts_with("ERROR YXBALANCEONE: "));
+}
+
+#[test]
+fn hash_usage_is_the_tables_fill() {
+    let mut b = yixin(300);
+    {
+        let c = position(&mut b, &THREE, true);
+        b.send(&c)
+    };
+    b.reply();
+    let usage = |b: &mut Brain| -> f64 {
+        b.send("yxshowhashusage");
+        let l = b.line();
+        let rest = l
+            .strip_prefix("MESSAGE Hash usage: ")
+            .unwrap_or_else(|| panic!("{l}"));
+        assert!(rest.ends_with(" (transposition table)"), "{l}");
+        rest.split('%').next().unwrap().parse().unwrap()
+    };
+    assert!(usage(&mut b) > 0.0);
+    b.send("yxhashclear");
+    assert_eq!(usage(&mut b), 0.0);
+    b.expect_silence();
+}
+
+/// The Soosorv steps: `yxsoosorvstep1` alone, the others followed by the stones
+/// (row,column, in move order) and `done`, as `main.c` sends them; the answers as it
+/// reads them (`MESSAGE SOOSORV …`, squares as `%d %d`).
+#[test]
+fn soosorv_steps_answer_as_the_gui_reads_them() {
+    let mut b = yixin(1000);
+    b.send("INFO rule 2");
+    let square = |l: &str, prefix: &str| -> (usize, usize) {
+        let rest = l.strip_prefix(prefix).unwrap_or_else(|| panic!("{l}"));
+        let v: Vec<usize> = rest.split(' ').map(|n| n.parse().unwrap()).collect();
+        (v[0], v[1])
+    };
+    // Step 1: one of the 26 standard openings.
+    let t = Instant::now();
+    b.send("yxsoosorvstep1");
+    let s: Vec<(usize, usize)> = (1..=3)
+        .map(|k| square(&b.line(), &format!("MESSAGE SOOSORV MOVE{k} ")))
+        .collect();
+    assert!(t.elapsed() < Duration::from_millis(2500));
+    assert_eq!(s[0], (7, 7));
+    assert!(s[1].0.abs_diff(7) <= 1 && s[1].1.abs_diff(7) <= 1 && s[1] != s[0]);
+    assert!(s[2].0.abs_diff(7) <= 2 && s[2].1.abs_diff(7) <= 2 && !s[..2].contains(&s[2]));
+    b.expect_silence();
+
+    let three = "7,7\n7,8\n8,8\ndone";
+    // Step 2: swap or not.
+    b.send(&format!("yxsoosorvstep2\n{three}"));
+    let l = b.line();
+    assert!(
+        l == "MESSAGE SOOSORV SWAP1 YES" || l == "MESSAGE SOOSORV SWAP1 NO",
+        "{l}"
+    );
+    // Step 3: the fourth stone and N, `MOVE4 %d %d %d`.
+    b.send(&format!("yxsoosorvstep3\n{three}"));
+    let l = b.line();
+    let v: Vec<usize> = l
+        .strip_prefix("MESSAGE SOOSORV MOVE4 ")
+        .unwrap_or_else(|| panic!("{l}"))
+        .split(' ')
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert_eq!(v.len(), 3);
+    assert!(![(7, 7), (7, 8), (8, 8)].contains(&(v[0], v[1])));
+    assert!((1..=8).contains(&v[2]));
+    b.expect_silence();
+
+    let four = "7,7\n7,8\n8,8\n6,6\ndone";
+    // Step 4: swap or not, with N = 3.
+    b.send(&format!("yxsoosorvstep4 3\n{four}"));
+    let l = b.line();
+    assert!(
+        l == "MESSAGE SOOSORV SWAP2 YES" || l == "MESSAGE SOOSORV SWAP2 NO",
+        "{l}"
+    );
+    // Step 5: REFRESH, three fifth moves, DONE.
+    let t = Instant::now();
+    b.send(&format!("yxsoosorvstep5 3\n{four}"));
+    assert_eq!(b.line(), "MESSAGE SOOSORV MOVE5 REFRESH");
+    let fifths: Vec<(usize, usize)> = (0..3)
+        .map(|_| square(&b.line(), "MESSAGE SOOSORV MOVE5 "))
+        .collect();
+    assert_eq!(b.line(), "MESSAGE SOOSORV MOVE5 DONE");
+    assert!(t.elapsed() < Duration::from_millis(2500));
+    for (i, p) in fifths.iter().enumerate() {
+        assert!(![(7, 7), (7, 8), (8, 8), (6, 6)].contains(p) && !fifths[..i].contains(p));
+    }
+    // Step 6: the four stones, then black's offers; white takes one of them.
+    b.send("yxsoosorvstep6\n7,7\n7,8\n8,8\n6,6\n9,9\n5,9\n9,5\ndone");
+    let taken = square(&b.line(), "MESSAGE SOOSORV MOVE5C ");
+    assert!([(9, 9), (5, 9), (9, 5)].contains(&taken));
+    b.expect_silence();
+    // Wrong counts are errors.
+    assert!(b
+        .ask("yxsoosorvstep4 3\n7,7\ndone")
+        .starts_with("ERROR YXSOOSORVSTEP4: 1 stones given"));
+    assert!(b
+        .ask(&format!("yxsoosorvstep5 9\n{four}"))
+        .starts_with("ERROR YXSOOSORVSTEP5: 9"));
+}
+
+/// Yixin-Board's levels other than the custom one send `INFO timeout_turn 2000000` (no
+/// time limit meant; `set_level`). It shows no thinking for Swap2 step 1 and the Soosorv
+/// steps and offers no stop there, so these answer within 10 seconds then.
+#[test]
+fn opening_steps_answer_in_reasonable_time_under_untimed_levels() {
+    let mut b = yixin(1000);
+    b.send(
+        "INFO max_node -1\nINFO timeout_match 100000000\nINFO time_left 100000000\n\
+         INFO timeout_turn 2000000\nINFO max_depth 225\nINFO time_increment 0",
+    );
+    let t = Instant::now();
+    b.send("yxswap2step1");
+    for k in 1..=3 {
+        assert!(b.line().starts_with(&format!("MESSAGE SWAP2 MOVE{k} ")));
+    }
+    let took = t.elapsed();
+    assert!(took < Duration::from_secs(13), "{took:?}");
+    b.expect_silence();
+}
