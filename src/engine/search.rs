@@ -1182,6 +1182,38 @@ mod tests {
     }
 
     #[test]
+    fn the_built_in_network_plays_freestyle_without_a_file() {
+        // Black to move with an open three, white's stones in the corners.
+        let mut b = Board::square(15, Rule::Freestyle).unwrap();
+        for (x, y) in [(7, 7), (0, 0), (8, 7), (0, 14), (9, 7), (14, 0)] {
+            b.make(Pos::new(x, y));
+        }
+        let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
+        s.params.apply("use_net=1").unwrap();
+        s.choose_evaluation(&b);
+        assert!(s.uses_net(), "no built-in freestyle network");
+        let black = s.static_eval(&b);
+        assert!(black > 200, "{black}");
+        // The colours swapped: black to move against white's open three.
+        let mut w = Board::square(15, Rule::Freestyle).unwrap();
+        for (x, y) in [(0, 0), (7, 7), (0, 14), (8, 7), (14, 0), (9, 7)] {
+            w.make(Pos::new(x, y));
+        }
+        assert!(s.static_eval(&w) < -200, "{}", s.static_eval(&w));
+        let limits = Limits {
+            max_depth: Some(4),
+            ..Limits::default()
+        };
+        let r = s.search(&b, &limits, &mut |_| {});
+        assert!(s.uses_net());
+        assert!(
+            [Pos::new(6, 7), Pos::new(10, 7)].contains(&r.best),
+            "{:?}",
+            r.best
+        );
+    }
+
+    #[test]
     fn the_network_plays_legal_moves_and_keeps_the_tactics() {
         use crate::core::rng::{Rng, XorShift64};
         for rule in [Rule::Freestyle, Rule::Renju] {

@@ -333,8 +333,9 @@ impl Net {
 }
 
 /// The network files built into the binary (from `src/nn/nets/`), one per rule that
-/// has one.
-const EMBEDDED: &[&[u8]] = &[];
+/// has one. `freestyle.fnet` is n5 of docs/network.md (1.6 million positions of
+/// classical self-play).
+const EMBEDDED: &[&[u8]] = &[include_bytes!("nets/freestyle.fnet")];
 
 /// The environment variable naming a network file that replaces the built-in network of
 /// its rule, for experiments (every subcommand and the protocol read it).
@@ -395,6 +396,22 @@ mod tests {
             })
             .collect();
         Net { rule, sets }
+    }
+
+    #[test]
+    fn the_built_in_networks_read_one_per_rule() {
+        let nets: Vec<Net> = EMBEDDED
+            .iter()
+            .map(|b| Net::from_bytes(b).unwrap())
+            .collect();
+        assert!(nets.iter().any(|n| n.plays(Rule::Freestyle)));
+        for (i, n) in nets.iter().enumerate() {
+            assert!(
+                nets[..i].iter().all(|m| m.rule != n.rule),
+                "two {:?}",
+                n.rule
+            );
+        }
     }
 
     #[test]
