@@ -302,3 +302,42 @@ fn files_that_cannot_be_read_or_written_are_errors() {
     assert!(err.contains("line 2: 'h8z99'"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `train/datagen-slots.sh`: every slot writes complete files of its rule and size until
+/// the time is up, with the seeds its header documents, and leaves no partial file.
+#[test]
+fn datagen_slots_fills_the_time_with_complete_files() {
+    let dir = scratch("slots");
+    let out = dir.join("gen");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("train/datagen-slots.sh");
+    let run = std::process::Command::new("bash")
+        .arg(&script)
+        .args([out.to_str().unwrap(), "8", "1"])
+        .env("FIVEFOLD", env!("CARGO_BIN_EXE_pbrain-fivefold"))
+        .env("SLOTS", "f9 r9")
+        .env("NODES", "200")
+        .output()
+        .expect("bash runs");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with("slot"))
+        .collect();
+    names.sort();
+    assert!(names.iter().all(|n| n.ends_with(".data")), "{names:?}");
+    for (prefix, rule, seed) in [
+        ("freestyle-9-s", Rule::Freestyle, 5000),
+        ("renju-9-s", Rule::Renju, 6000),
+    ] {
+        let first = format!("{prefix}{seed}.data");
+        assert!(names.contains(&first), "{first} missing from {names:?}");
+        for n in names.iter().filter(|n| n.starts_with(prefix)) {
+            let (header, records) = data::read_file(&out.join(n)).unwrap();
+            assert_eq!((header.rule, header.width), (rule, 9), "{n}");
+            assert!(!records.is_empty(), "{n}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Self-play data on many cores for a fixed time: one single-thread `datagen` per slot,
+# each playing files of GAMES games in turn until SECS seconds have passed. A file is
+# kept only when complete (written as .tmp and renamed), so the deadline loses at most
+# one file a slot. This is how the GPU machine's 16 cores made 1.2 million positions in
+# 12 minutes (docs/network.md), the results returned as one tar.xz (the 72-byte records
+# compress about twelvefold).
+#
+# Usage: train/datagen-slots.sh OUTDIR [SECS=470] [GAMES=80]
+# Environment: FIVEFOLD = the engine (default target/release/pbrain-fivefold),
+#              SLOTS = one word a slot, RULE-SIZE with RULE f (freestyle), r (renju) or
+#                      e (exact5) and SIZE 15 or 20 (default: 12 x f15, 2 x f20, r15, e15),
+#              SEED0 = first seed (default 5000; slot i's n-th file has seed
+#                      SEED0 + 1000 i + n, so runs with SEED0 500 apart do not meet),
+#              NODES = search nodes a move (default 10000), PARAMS = --params for
+#                      datagen (e.g. use_net=1 for a network generation).
+# Writes OUTDIR/RULE-SIZE-sSEED.data and OUTDIR/slotI.log; packs nothing (tar it
+# yourself: tar cf - *.data | xz -T0 > gen.tar.xz).
+set -euo pipefail
+OUTD=${1:?"usage: train/datagen-slots.sh OUTDIR [SECS] [GAMES]"}
+SECS=${2:-470}; GAMES=${3:-80}
+B=${FIVEFOLD:-target/release/pbrain-fivefold}
+[ -x "$B" ] || { echo "train/datagen-slots.sh: no engine at $B (cargo build --release)" >&2; exit 2; }
+read -r -a slots <<< "${SLOTS:-f15 f15 f15 f15 f15 f15 f15 f15 f15 f15 f15 f15 f20 f20 r15 e15}"
+mkdir -p "$OUTD"
+start=$(date +%s)
+run_slot() {
+  local i=$1 kind=$2 n=0 rule size seed f left
+  case ${kind%%[0-9]*} in f) rule=freestyle;; r) rule=renju;; e) rule=exact5;;
+    *) echo "train/datagen-slots.sh: bad slot '$kind'" >&2; return 2;; esac
+  size=${kind#?}
+  while true; do
+    seed=$(( ${SEED0:-5000} + i * 1000 + n ))
+    f=$OUTD/$rule-$size-s$seed.data
+    left=$(( SECS - ($(date +%s) - start) ))
+    [ "$left" -lt 5 ] && break
+    if timeout "$left" "$B" datagen --out "$f.tmp" --games "$GAMES" --nodes "${NODES:-10000}" \
+        --rule "$rule" --size "$size" --stones 4 --random-plies 2 --threads 1 --seed "$seed" \
+        --params "${PARAMS:-}" 2>>"$OUTD/slot$i.log"; then
+      mv "$f.tmp" "$f"
+    fi
+    rm -f "$f.tmp"; n=$((n + 1))
+  done
+}
+for i in "${!slots[@]}"; do run_slot "$i" "${slots[$i]}" & done
+wait
+ls "$OUTD"/*.data 2>/dev/null | wc -l | xargs echo "files:"
