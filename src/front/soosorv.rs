@@ -20,13 +20,12 @@
 //! 6. the offer best for white.
 
 use crate::core::board::Board;
-use crate::core::types::{symmetries, Color, Pos};
+use crate::core::types::{symmetries, Pos};
 use crate::engine::multipv::{self, deepen, effective_depth, Eval, Race, Want};
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::time::Budget;
 use crate::engine::{Engine, StopToken};
-use crate::front::balance;
-use std::collections::HashSet;
+use crate::front::{balance, swap2};
 use std::time::Instant;
 
 /// Most fifth moves white may ask for.
@@ -124,39 +123,9 @@ fn closest(evals: &[Eval], aim: i64, score: &dyn Fn(&Eval) -> i64) -> usize {
 
 /// The 26 standard openings (one of each symmetric pair) on this board, as positions.
 fn standard_openings(board: &Board) -> Vec<([Pos; 3], Board)> {
-    let c = board.center();
-    let (cx, cy) = (c.x() as i64, c.y() as i64);
-    let at = |dx: i64, dy: i64| board.pos(cx + dx, cy + dy);
-    let mut seen: HashSet<[(i64, i64); 2]> = HashSet::new();
-    let mut out = Vec::new();
     // White touches the centre straight (1,0) or diagonally (1,1); black's second stone
     // is anywhere within two of the centre.
-    for (wx, wy) in [(1, 0), (1, 1)] {
-        for dy in -2..=2i64 {
-            for dx in -2..=2i64 {
-                if (dx, dy) == (0, 0) || (dx, dy) == (wx, wy) {
-                    continue;
-                }
-                let (Some(w), Some(b3)) = (at(wx, wy), at(dx, dy)) else {
-                    continue;
-                };
-                let canon = symmetries()
-                    .iter()
-                    .map(|f| [f(wx, wy), f(dx, dy)])
-                    .min()
-                    .unwrap_or([(wx, wy), (dx, dy)]);
-                if !seen.insert(canon) {
-                    continue;
-                }
-                let mut b = board.clone();
-                b.make_color(c, Color::Black);
-                b.make_color(w, Color::White);
-                b.make_color(b3, Color::Black);
-                out.push(([c, w, b3], b));
-            }
-        }
-    }
-    out
+    swap2::centre_openings(board, &[(1, 0), (1, 1)])
 }
 
 /// Step 1: the standard opening closest to even, white to move.

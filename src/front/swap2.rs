@@ -106,18 +106,17 @@ fn most_even(evals: &[Eval]) -> usize {
         .unwrap_or(0)
 }
 
-/// Three stones around the centre of the board, chosen to leave the position even.
-fn opening(engine: &mut Engine, board: &Board, limits: &Limits, stop: &StopToken) -> Reply {
+/// Three-stone openings around the centre of `board`: black in the centre, white at
+/// each of `whites` (offsets from the centre), black's second stone anywhere within two
+/// of the centre; openings equal under a symmetry of the square around the centre once.
+/// Each with its stones and the position.
+pub(crate) fn centre_openings(board: &Board, whites: &[(i64, i64)]) -> Vec<([Pos; 3], Board)> {
     let c = board.center();
     let (cx, cy) = (c.x() as i64, c.y() as i64);
     let at = |dx: i64, dy: i64| board.pos(cx + dx, cy + dy);
-    // Black in the centre, white next to it (straight or diagonal, touching or one apart),
-    // black's second stone anywhere within two of the centre. Openings equal under a
-    // symmetry of the square around the centre are tried once.
-    let whites = [(1, 0), (1, 1), (2, 0), (2, 1), (2, 2)];
     let mut seen: HashSet<[(i64, i64); 2]> = HashSet::new();
-    let mut positions: Vec<([Pos; 3], Board)> = Vec::new();
-    for &(wx, wy) in &whites {
+    let mut out = Vec::new();
+    for &(wx, wy) in whites {
         for dy in -2..=2i64 {
             for dx in -2..=2i64 {
                 if (dx, dy) == (0, 0) || (dx, dy) == (wx, wy) {
@@ -138,10 +137,18 @@ fn opening(engine: &mut Engine, board: &Board, limits: &Limits, stop: &StopToken
                 b.make_color(c, Color::Black);
                 b.make_color(w, Color::White);
                 b.make_color(b3, Color::Black);
-                positions.push(([c, w, b3], b));
+                out.push(([c, w, b3], b));
             }
         }
     }
+    out
+}
+
+/// Three stones around the centre of the board, chosen to leave the position even.
+fn opening(engine: &mut Engine, board: &Board, limits: &Limits, stop: &StopToken) -> Reply {
+    // Black in the centre, white next to it (straight or diagonal, touching or one apart),
+    // black's second stone anywhere within two of the centre.
+    let mut positions = centre_openings(board, &[(1, 0), (1, 1), (2, 0), (2, 1), (2, 2)]);
     // Pre-select by the static evaluation, then search the most even ones.
     positions.sort_by_key(|(_, b)| multipv::static_eval(b).score.abs());
     positions.truncate(CANDIDATES);
