@@ -6,6 +6,7 @@
 
 pub mod analyse;
 pub mod balance;
+pub mod database;
 pub mod defend;
 pub mod play;
 pub mod protocol;
