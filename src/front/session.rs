@@ -294,6 +294,14 @@ impl Block {
     }
 }
 
+/// Text for one reply line: control characters (line breaks in an error's text, a path
+/// with odd bytes) become `?`; nothing is cut, unlike [`clean`].
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
 /// Whether `p` is a square of the board (also for positions that are not on any board).
 fn on_board(b: &Board, p: Pos) -> bool {
     let (col, row) = (p.idx() % STRIDE, p.idx() / STRIDE);
@@ -1096,7 +1104,10 @@ impl Session {
         };
         let key = Key::of(&g.board, g.my_color());
         if let Err(e) = db.store_result(&key, p, score, depth) {
-            log::error!("database {}: {e:#}", db.path().display());
+            eprintln!(
+                "pbrain-fivefold: database {}: the result was not stored: {e:#}",
+                db.path().display()
+            );
             let line = format!("MESSAGE database: the result was not stored: {e:#}");
             self.reply(&line);
         }
@@ -1154,10 +1165,14 @@ impl Session {
                 Flow::Continue
             }
             Err(e) => {
-                log::error!("YXSETDATABASE {path}: {e:#}");
+                // On stderr whatever the log level: the person must learn that the
+                // file is not being used.
+                eprintln!(
+                    "pbrain-fivefold: YXSETDATABASE {path}: {e:#}; playing without a database"
+                );
                 self.error(&format!(
                     "YXSETDATABASE: {}; playing without a database",
-                    clean(&format!("{e:#}"))
+                    one_line(&format!("{e:#}"))
                 ))
             }
         }
@@ -1177,7 +1192,7 @@ impl Session {
             Ok(()) => Flow::Continue,
             Err(e) => {
                 log::error!("YXSAVEDATABASE {path}: {e:#}");
-                self.error(&format!("YXSAVEDATABASE: {}", clean(&format!("{e:#}"))))
+                self.error(&format!("YXSAVEDATABASE: {}", one_line(&format!("{e:#}"))))
             }
         }
     }
@@ -1205,7 +1220,7 @@ impl Session {
                     lines.len()
                 ))
             }
-            Err(e) => self.error(&format!("YXDBCHECK: {}", clean(&format!("{e:#}")))),
+            Err(e) => self.error(&format!("YXDBCHECK: {}", one_line(&format!("{e:#}")))),
         }
     }
 
@@ -1824,7 +1839,7 @@ impl Session {
             } => {
                 if let Err(e) = self.database_command(&cmd, &stones) {
                     log::error!("{name}: {e:#}");
-                    self.error(&format!("{name}: {e:#}"));
+                    self.error(&format!("{name}: {}", one_line(&format!("{e:#}"))));
                 }
                 Flow::Continue
             }
