@@ -940,30 +940,98 @@ mod tests {
         assert_eq!(parse("FOO bar"), Command::Unknown("FOO".into()));
         assert_eq!(parse("7,7,1"), Command::Unknown("7,7,1".into()));
         assert_eq!(
-            parse("yxquerydatabaseall"),
+            parse("yxblockpath"),
             Command::Unsupported {
-                name: "yxquerydatabaseall".into(),
+                name: "yxblockpath".into(),
                 block: true,
                 arg_line: false
             }
         );
         assert_eq!(
-            parse("yxsetdatabase"),
+            parse("yxhashdump"),
             Command::Unsupported {
-                name: "yxsetdatabase".into(),
+                name: "yxhashdump".into(),
                 block: false,
                 arg_line: true
             }
         );
         assert_eq!(
-            parse("yxsetdatabase C:\\db"),
+            parse("yxhashdump C:\\x"),
             Command::Unsupported {
-                name: "yxsetdatabase".into(),
+                name: "yxhashdump".into(),
+                block: false,
+                arg_line: false
+            }
+        );
+        assert_eq!(
+            parse("YXDBFIX"),
+            Command::Unsupported {
+                name: "yxdbfix".into(),
                 block: false,
                 arg_line: false
             }
         );
         assert_eq!(parse("\u{1}\u{2}x"), Command::Unknown("??x".into()));
+    }
+
+    /// Yixin-Board's database commands, as its `main.c` writes them.
+    #[test]
+    fn database_commands() {
+        assert_eq!(
+            parse("yxquerydatabaseall"),
+            Command::Database(DbCommand::QueryAll { text: false })
+        );
+        assert_eq!(
+            parse("yxquerydatabaseallt"),
+            Command::Database(DbCommand::QueryAll { text: true })
+        );
+        assert_eq!(parse("yxsetdatabase"), Command::SetDatabase(String::new()));
+        assert_eq!(
+            parse("yxsetdatabase C:\\db"),
+            Command::SetDatabase("C:\\db".into())
+        );
+        assert_eq!(
+            parse("yxeditlabeldatabase 6,7 A1"),
+            Command::Database(DbCommand::EditLabel {
+                x: 6,
+                y: 7,
+                label: "A1".into()
+            })
+        );
+        assert_eq!(
+            parse("yxeditlabeldatabase 6,7 "),
+            Command::Database(DbCommand::EditLabel {
+                x: 6,
+                y: 7,
+                label: String::new()
+            })
+        );
+        assert_eq!(
+            parse("yxedittvddatabase 1 -1 0 0"),
+            Command::Database(DbCommand::EditTvd {
+                mask: 1,
+                tag: -1,
+                value: 0,
+                depth: 0
+            })
+        );
+        assert!(matches!(
+            parse("yxedittvddatabase 2 -1 x 0"),
+            Command::Malformed { .. }
+        ));
+        assert_eq!(
+            parse("yxdeletedatabaseall wlinstep 5"),
+            Command::Database(DbCommand::DeleteAll {
+                filter: "WLINSTEP 5".into()
+            })
+        );
+        // The quoted text: escapes undone, what follows the quote returned.
+        assert_eq!(
+            parse_quoted(" \"a \\\"b\\\" \\\\ c\"7,7"),
+            Some(("a \"b\" \\ c".to_string(), "7,7"))
+        );
+        assert_eq!(parse_quoted("\"open"), None);
+        assert_eq!(quote_text("a \"b\" \\ c"), "\"a \\\"b\\\" \\\\ c\"");
     }
 
     #[test]
