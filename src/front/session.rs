@@ -1838,7 +1838,7 @@ impl Session {
                 error: None,
             } => {
                 if let Err(e) = self.database_command(&cmd, &stones) {
-                    log::error!("{name}: {e:#}");
+                    log::debug!("{name}: {e:#}");
                     self.error(&format!("{name}: {}", one_line(&format!("{e:#}"))));
                 }
                 Flow::Continue
