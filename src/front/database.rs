@@ -162,8 +162,8 @@ fn rule_code(r: Rule) -> &'static str {
 pub fn tag_of(value: Option<Score>) -> i64 {
     let Some(v) = value else { return 0 };
     let text = match mate_plies(v) {
-        Some(n) if n > 0 && n <= 999 => format!("w{n}"),
-        Some(n) if n < 0 && n >= -999 => format!("l{}", -n),
+        Some(n) if (1..=999).contains(&n) => format!("w{n}"),
+        Some(n) if (-999..0).contains(&n) => format!("l{}", -n),
         Some(n) if n > 0 => "w".to_string(),
         Some(_) => "l".to_string(),
         None => v.clamp(-999, 999).to_string(),
