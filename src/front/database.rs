@@ -127,6 +127,16 @@ impl Key {
         }
     }
 
+    /// `rule:WxH:`, the start of the keys of every position of this rule and size.
+    pub fn family(&self) -> String {
+        let mut parts = self.text.splitn(3, ':');
+        format!(
+            "{}:{}:",
+            parts.next().unwrap_or(""),
+            parts.next().unwrap_or("")
+        )
+    }
+
     /// The index, in the key's frame, of the board's square `p`.
     pub fn to_stored(&self, p: Pos) -> i64 {
         let (x, y) = map(self.sym, self.width, self.height, p.x(), p.y()).expect("on the board");
@@ -385,9 +395,20 @@ impl Database {
         Ok(())
     }
 
-    /// Deletes every record and label.
-    pub fn delete_all(&mut self) -> Result<()> {
-        self.write(|tx| tx.execute_batch("DELETE FROM position; DELETE FROM label;"))?;
+    /// Deletes every record and label of positions under `key`'s rule and board size
+    /// (every position that follows from the empty board that `key` is the key of).
+    pub fn delete_all_like(&mut self, key: &Key) -> Result<()> {
+        let prefix = key.family();
+        self.write(|tx| {
+            tx.execute(
+                "DELETE FROM position WHERE substr(key, 1, length(?1)) = ?1",
+                [&prefix],
+            )?;
+            tx.execute(
+                "DELETE FROM label WHERE substr(key, 1, length(?1)) = ?1",
+                [&prefix],
+            )
+        })?;
         Ok(())
     }
 
@@ -517,6 +538,23 @@ mod tests {
         .unwrap();
         db.store_result(&k, Pos::new(6, 6), 30, 40).unwrap();
         assert_eq!(db.get(&k).unwrap().unwrap().best, Some(Pos::new(8, 8)));
+    }
+
+    /// Deleting everything of one rule and size leaves the other rules' positions.
+    #[test]
+    fn delete_all_keeps_other_rules_and_sizes() {
+        let mut db = Database::open(&temp("family")).unwrap();
+        let free = Board::new(15, 15, Rule::Freestyle).unwrap();
+        let renju = Board::new(15, 15, Rule::Renju).unwrap();
+        let big = Board::new(20, 20, Rule::Freestyle).unwrap();
+        for b in [&free, &renju, &big] {
+            db.store_result(&Key::of(b, Color::Black), Pos::new(7, 7), 1, 5)
+                .unwrap();
+        }
+        db.delete_all_like(&Key::of(&free, Color::Black)).unwrap();
+        assert_eq!(db.len().unwrap(), 2);
+        assert!(db.get(&Key::of(&renju, Color::Black)).unwrap().is_some());
+        assert!(db.get(&Key::of(&big, Color::Black)).unwrap().is_some());
     }
 
     /// A file that is not an SQLite database is refused with an error naming it.

@@ -1331,10 +1331,12 @@ impl Session {
                             database::tag_of(value)
                         };
                         let bound = rec.bound;
+                        // The seventh number: whether the move's position has a text.
                         let mut line = format!(
-                            "MESSAGE DATABASE {x} {y} {tag} {} {} {bound} 0",
+                            "MESSAGE DATABASE {x} {y} {tag} {} {} {bound} {}",
                             value.unwrap_or(0),
-                            rec.depth
+                            rec.depth,
+                            u8::from(!rec.text.is_empty())
                         );
                         if let Some(l) = label {
                             line.push(' ');
@@ -1374,7 +1376,7 @@ impl Session {
                     }
                     out.line(&line);
                 }
-                None => out.line("MESSAGE database: nothing stored for this position"),
+                None => out.line("MESSAGE DATABASE ONE 0 0 0 0"),
             },
             DbCommand::QueryText => {
                 let t = db.get(&key)?.map(|r| r.text).unwrap_or_default();
@@ -1435,17 +1437,27 @@ impl Session {
                         r.depth = depth.clamp(0, i64::from(MAX_DEPTH)) as i32;
                     }
                 })?;
+                // The record as it is now (Yixin-Board shows it in its log).
+                return self.database_command(&DbCommand::QueryOne, stones);
             }
             DbCommand::EditText(text) => db.update(&key, |r| r.text = text.clone())?,
             DbCommand::DeleteOne => db.delete(&key)?,
             DbCommand::DeleteAll { filter } => {
+                // Yixin-Board means the positions that follow the one on its board.
                 if !filter.is_empty() {
                     anyhow::bail!(
                         "deleting by filter ('{}') is not supported; nothing was deleted",
                         clean(filter)
                     );
                 }
-                db.delete_all()?;
+                if !stones.is_empty() {
+                    anyhow::bail!(
+                        "deleting the positions after a position is not supported; nothing was deleted (from the empty board it deletes every position of this rule and board size)"
+                    );
+                }
+                db.delete_all_like(&key)?;
+                // The board's marks as they are now, as after any change of the tree.
+                return self.database_command(&DbCommand::QueryAll { text: false }, stones);
             }
         }
         Ok(())
