@@ -592,6 +592,9 @@ enum Open {
         bad: bool,
     },
     Unsupported,
+    /// A position-database command's block (no database is ever opened here: the
+    /// generator sends no `YXSETDATABASE`, so every one is an error).
+    Database,
 }
 
 struct Model {
@@ -822,6 +825,14 @@ impl Model {
                 });
                 Ok(())
             }
+            Command::Database(_) => {
+                self.block = Some(Open::Database);
+                Ok(())
+            }
+            Command::SaveDatabase | Command::DbCheck => d.expect_error(),
+            Command::SetDatabase(path) => {
+                panic!("the generator sends no YXSETDATABASE (it would open the file '{path}')")
+            }
             Command::Unsupported {
                 block, arg_line, ..
             } => {
@@ -1001,6 +1012,7 @@ impl Model {
     fn end_block(&mut self, d: &mut Driver, block: Open, optional: bool) -> R {
         match block {
             Open::Unsupported => d.expect_prefix("UNKNOWN ", "UNKNOWN … for an unsupported block"),
+            Open::Database => d.expect_error(),
             Open::Board { bad: true, .. }
             | Open::Swap2 { bad: true, .. }
             | Open::Exclude { bad: true, .. }
@@ -1833,7 +1845,7 @@ fn command() -> BoxedStrategy<Cmd> {
         1 => simple("DONE", Command::StrayDone),
         2 => (cased("YXNBEST"), values(&["1", "2", "3", "0", "-1", "x", "", "18446744073709551616"]))
             .prop_map(|(w, n)| (format!("{w} {n}"), None)),
-        1 => values(&["yxdraw", "YXSETDATABASE", "yxhashdump C:\\x"])
+        1 => values(&["yxdraw", "YXDBFIX", "yxhashdump C:\\x", "yxsavedatabase", "YXDBCHECK"])
             .prop_map(|s| (s, None)),
         1 => values(&["yxsoosorvstep1", "yxsoosorvstep2", "YXSOOSORVSTEP3", "yxsoosorvstep4 2",
             "yxsoosorvstep5 3", "yxsoosorvstep5 0", "yxsoosorvstep6", "yxsoosorvstep4"])

@@ -659,12 +659,20 @@ fn yixin_board_conversation() {
     // yxboard sets the position without a reply.
     b.send(&format!("yxboard\n{DOUBLE_THREE}\ndone"));
     assert!(forbid_squares(&b.ask("yxshowforbid")).contains(&(7, 7)));
-    // A database query block is answered once, not line by line.
+    // A database query block is answered once, not line by line: with no database
+    // open, an empty board of database marks.
     b.send("yxquerydatabaseall\n5,7\n6,7\n7,5\n7,6\n0,0\ndone");
-    assert!(b.line().starts_with("UNKNOWN yxquerydatabaseall"));
+    assert_eq!(b.line(), "MESSAGE DATABASE REFRESH");
+    assert_eq!(b.line(), "MESSAGE DATABASE DONE");
     b.expect_silence();
-    b.send("yxsetdatabase\nC:\\some path\\db");
-    assert!(b.line().starts_with("UNKNOWN yxsetdatabase"));
+    // A path that cannot be a database: an error, and the engine goes on without one.
+    b.send("yxsetdatabase\n/nonexistent-dir/sub/db");
+    assert_eq!(
+        b.line(),
+        "MESSAGE DATABASE LOAD START /nonexistent-dir/sub/db"
+    );
+    assert_eq!(b.line(), "MESSAGE DATABASE LOAD DONE");
+    assert!(b.line().starts_with("ERROR YXSETDATABASE: "));
     b.expect_silence();
     b.send("yxhashclear");
     b.expect_silence();

@@ -77,6 +77,16 @@ pub enum Command {
     /// stands alone; the others are followed by the position, `x,y` lines in move order
     /// until `DONE`. `n`: the number of fifth moves (steps 4 and 5), else 0.
     Soosorv { step: u8, n: i64 },
+    /// One of Yixin-Board's position-database commands that work on a position: a block
+    /// of `x,y` lines (the moves from the empty board, in order) ending with `DONE` follows.
+    Database(DbCommand),
+    /// `YXSETDATABASE path` (the path on the command line or, as Yixin-Board sends it,
+    /// on the next line): use that database file.
+    SetDatabase(String),
+    /// `YXSAVEDATABASE`: make the file whole (the database commits every write).
+    SaveDatabase,
+    /// `YXDBCHECK`: check the database file for damage.
+    DbCheck,
     /// A known extension the engine does not support. `block`: a block of lines ending
     /// with `DONE` follows and must be read; `arg_line`: the command takes an argument
     /// (a file path) which, when not on the command line itself, is the next line.
@@ -91,6 +101,104 @@ pub enum Command {
     StrayDone,
     /// Anything else (the first word, as sent).
     Unknown(String),
+}
+
+/// A database command that works on the position of the block that follows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DbCommand {
+    /// `YXQUERYDATABASEALL` / `YXQUERYDATABASEALLT` (`text`: the position's text too):
+    /// what is stored about each move from the position.
+    QueryAll { text: bool },
+    /// `YXQUERYDATABASEONE`: the position's own record.
+    QueryOne,
+    /// `YXQUERYDATABASETEXT`: the position's text.
+    QueryText,
+    /// `YXSETBESTMOVEDATABASE`: the last move is the best move of the position before it.
+    SetBest,
+    /// `YXCLEARBESTMOVEDATABASE`: the position before the last move has no best move.
+    ClearBest,
+    /// `YXEDITLABELDATABASE x,y label`: the label on square x,y of the position (an empty
+    /// label removes it).
+    EditLabel { x: i64, y: i64, label: String },
+    /// `YXEDITTVDDATABASE mask tag value depth`: set the tag (mask bit 1; a tag of -1 or 0
+    /// removes it), the value (bit 2) and the depth (bit 4) of the position's record.
+    EditTvd {
+        mask: i64,
+        tag: i64,
+        value: i64,
+        depth: i64,
+    },
+    /// `YXEDITTEXTDATABASE "text"`: the position's text.
+    EditText(String),
+    /// `YXDELETEDATABASEONE`: delete the position's record and labels.
+    DeleteOne,
+    /// `YXDELETEDATABASEALL [filter]`: delete every record (the filter Yixin-Board may add,
+    /// as sent, upper-cased; empty when none).
+    DeleteAll { filter: String },
+}
+
+impl DbCommand {
+    pub fn name(&self) -> &'static str {
+        match self {
+            DbCommand::QueryAll { text: false } => "YXQUERYDATABASEALL",
+            DbCommand::QueryAll { text: true } => "YXQUERYDATABASEALLT",
+            DbCommand::QueryOne => "YXQUERYDATABASEONE",
+            DbCommand::QueryText => "YXQUERYDATABASETEXT",
+            DbCommand::SetBest => "YXSETBESTMOVEDATABASE",
+            DbCommand::ClearBest => "YXCLEARBESTMOVEDATABASE",
+            DbCommand::EditLabel { .. } => "YXEDITLABELDATABASE",
+            DbCommand::EditTvd { .. } => "YXEDITTVDDATABASE",
+            DbCommand::EditText(_) => "YXEDITTEXTDATABASE",
+            DbCommand::DeleteOne => "YXDELETEDATABASEONE",
+            DbCommand::DeleteAll { .. } => "YXDELETEDATABASEALL",
+        }
+    }
+}
+
+/// The quoted text that starts `s` (after white space), as Yixin-Board writes it for
+/// `YXEDITTEXTDATABASE`: `"` and `\` escaped with a backslash, line breaks kept. Returns
+/// the text and what follows the closing quote, or `None` while the closing quote has not
+/// come yet (the text goes on on the next line). Text that does not start with a quote is
+/// taken whole, up to the end.
+pub fn parse_quoted(s: &str) -> Option<(String, &str)> {
+    let s = s.trim_start();
+    let Some(body) = s.strip_prefix('"') else {
+        return Some((s.trim_end().to_string(), ""));
+    };
+    let mut out = String::new();
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return Some((out, &body[i + 1..])),
+            '\\' => match chars.next() {
+                Some((_, e @ ('"' | '\\'))) => out.push(e),
+                Some((_, e)) => {
+                    out.push('\\');
+                    out.push(e);
+                }
+                None => return None,
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+/// Text quoted for Yixin-Board's `MESSAGE DATABASE TEXT` line: `"` and `\` escaped, line
+/// breaks kept (Yixin-Board reads on to the closing quote).
+pub fn quote_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\r' => {}
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// One line inside a block that ends with `DONE`.
@@ -109,17 +217,6 @@ pub enum BlockLine {
 /// Yixin-Board's extensions that the engine does not implement. Each entry: name, whether a
 /// block of coordinate lines ending with `done` follows, whether it takes a path argument.
 const UNSUPPORTED: &[(&str, bool, bool)] = &[
-    ("YXQUERYDATABASEALL", true, false),
-    ("YXQUERYDATABASEALLT", true, false),
-    ("YXQUERYDATABASEONE", true, false),
-    ("YXQUERYDATABASETEXT", true, false),
-    ("YXSETBESTMOVEDATABASE", true, false),
-    ("YXCLEARBESTMOVEDATABASE", true, false),
-    ("YXEDITLABELDATABASE", true, false),
-    ("YXEDITTVDDATABASE", true, false),
-    ("YXEDITTEXTDATABASE", true, false),
-    ("YXDELETEDATABASEONE", true, false),
-    ("YXDELETEDATABASEALL", true, false),
     ("YXBLOCKPATH", true, false),
     ("YXBLOCKPATHUNDO", true, false),
     ("YXBLOCKPATHRESET", false, false),
@@ -127,10 +224,7 @@ const UNSUPPORTED: &[(&str, bool, bool)] = &[
     ("YXRESIGN", false, false),
     ("YXFORBID", false, false),
     ("YXPRINTFEATURE", false, false),
-    ("YXSAVEDATABASE", false, false),
-    ("YXDBCHECK", false, false),
     ("YXDBFIX", false, false),
-    ("YXSETDATABASE", false, true),
     ("YXHASHDUMP", false, true),
     ("YXHASHLOAD", false, true),
     ("YXDBTOPOS", false, true),
@@ -233,6 +327,62 @@ pub fn parse(line: &str) -> Command {
         "YXSWAP2STEP2" => Command::Swap2Step(2),
         "YXSWAP2STEP3" => Command::Swap2Step(3),
         "YXSHOWHASHUSAGE" => Command::ShowHashUsage,
+        "YXQUERYDATABASEALL" => Command::Database(DbCommand::QueryAll { text: false }),
+        "YXQUERYDATABASEALLT" => Command::Database(DbCommand::QueryAll { text: true }),
+        "YXQUERYDATABASEONE" => Command::Database(DbCommand::QueryOne),
+        "YXQUERYDATABASETEXT" => Command::Database(DbCommand::QueryText),
+        "YXSETBESTMOVEDATABASE" => Command::Database(DbCommand::SetBest),
+        "YXCLEARBESTMOVEDATABASE" => Command::Database(DbCommand::ClearBest),
+        "YXDELETEDATABASEONE" => Command::Database(DbCommand::DeleteOne),
+        "YXDELETEDATABASEALL" => Command::Database(DbCommand::DeleteAll {
+            filter: rest.to_ascii_uppercase(),
+        }),
+        "YXEDITLABELDATABASE" => {
+            let (square, label) = match rest.find(char::is_whitespace) {
+                Some(i) => (&rest[..i], rest[i..].trim()),
+                None => (rest, ""),
+            };
+            match parse_pair(square) {
+                Ok((x, y)) if label.chars().any(char::is_control) => malformed(format!(
+                    "the label of {x},{y} has control characters"
+                )),
+                Ok((x, y)) => Command::Database(DbCommand::EditLabel {
+                    x,
+                    y,
+                    label: label.to_string(),
+                }),
+                Err(e) => malformed(format!("{e} (expected {name} x,y label)")),
+            }
+        }
+        "YXEDITTVDDATABASE" => {
+            let nums: Vec<Option<i64>> = rest.split_whitespace().map(parse_int).collect();
+            match nums.as_slice() {
+                [Some(mask), Some(tag), Some(value), Some(depth)] => {
+                    Command::Database(DbCommand::EditTvd {
+                        mask: *mask,
+                        tag: *tag,
+                        value: *value,
+                        depth: *depth,
+                    })
+                }
+                _ => malformed(format!(
+                    "'{}' is not four numbers (expected {name} mask tag value depth)",
+                    clean(rest)
+                )),
+            }
+        }
+        "YXEDITTEXTDATABASE" => match parse_quoted(rest) {
+            Some((text, tail)) if tail.trim().is_empty() => {
+                Command::Database(DbCommand::EditText(text))
+            }
+            _ => malformed(
+                "the text must be quoted and followed by the moves (expected YXEDITTEXTDATABASE \"text\")"
+                    .into(),
+            ),
+        },
+        "YXSETDATABASE" => Command::SetDatabase(rest.to_string()),
+        "YXSAVEDATABASE" => Command::SaveDatabase,
+        "YXDBCHECK" => Command::DbCheck,
         "YXSOOSORVSTEP1" | "YXSOOSORVSTEP2" | "YXSOOSORVSTEP3" | "YXSOOSORVSTEP6" => {
             Command::Soosorv {
                 step: name.as_bytes()[13] - b'0',
@@ -790,30 +940,98 @@ mod tests {
         assert_eq!(parse("FOO bar"), Command::Unknown("FOO".into()));
         assert_eq!(parse("7,7,1"), Command::Unknown("7,7,1".into()));
         assert_eq!(
-            parse("yxquerydatabaseall"),
+            parse("yxblockpath"),
             Command::Unsupported {
-                name: "yxquerydatabaseall".into(),
+                name: "yxblockpath".into(),
                 block: true,
                 arg_line: false
             }
         );
         assert_eq!(
-            parse("yxsetdatabase"),
+            parse("yxhashdump"),
             Command::Unsupported {
-                name: "yxsetdatabase".into(),
+                name: "yxhashdump".into(),
                 block: false,
                 arg_line: true
             }
         );
         assert_eq!(
-            parse("yxsetdatabase C:\\db"),
+            parse("yxhashdump C:\\x"),
             Command::Unsupported {
-                name: "yxsetdatabase".into(),
+                name: "yxhashdump".into(),
+                block: false,
+                arg_line: false
+            }
+        );
+        assert_eq!(
+            parse("YXDBFIX"),
+            Command::Unsupported {
+                name: "yxdbfix".into(),
                 block: false,
                 arg_line: false
             }
         );
         assert_eq!(parse("\u{1}\u{2}x"), Command::Unknown("??x".into()));
+    }
+
+    /// Yixin-Board's database commands, as its `main.c` writes them.
+    #[test]
+    fn database_commands() {
+        assert_eq!(
+            parse("yxquerydatabaseall"),
+            Command::Database(DbCommand::QueryAll { text: false })
+        );
+        assert_eq!(
+            parse("yxquerydatabaseallt"),
+            Command::Database(DbCommand::QueryAll { text: true })
+        );
+        assert_eq!(parse("yxsetdatabase"), Command::SetDatabase(String::new()));
+        assert_eq!(
+            parse("yxsetdatabase C:\\db"),
+            Command::SetDatabase("C:\\db".into())
+        );
+        assert_eq!(
+            parse("yxeditlabeldatabase 6,7 A1"),
+            Command::Database(DbCommand::EditLabel {
+                x: 6,
+                y: 7,
+                label: "A1".into()
+            })
+        );
+        assert_eq!(
+            parse("yxeditlabeldatabase 6,7 "),
+            Command::Database(DbCommand::EditLabel {
+                x: 6,
+                y: 7,
+                label: String::new()
+            })
+        );
+        assert_eq!(
+            parse("yxedittvddatabase 1 -1 0 0"),
+            Command::Database(DbCommand::EditTvd {
+                mask: 1,
+                tag: -1,
+                value: 0,
+                depth: 0
+            })
+        );
+        assert!(matches!(
+            parse("yxedittvddatabase 2 -1 x 0"),
+            Command::Malformed { .. }
+        ));
+        assert_eq!(
+            parse("yxdeletedatabaseall wlinstep 5"),
+            Command::Database(DbCommand::DeleteAll {
+                filter: "WLINSTEP 5".into()
+            })
+        );
+        // The quoted text: escapes undone, what follows the quote returned.
+        assert_eq!(
+            parse_quoted(" \"a \\\"b\\\" \\\\ c\"7,7"),
+            Some(("a \"b\" \\ c".to_string(), "7,7"))
+        );
+        assert_eq!(parse_quoted("\"open"), None);
+        assert_eq!(quote_text("a \"b\" \\ c"), "\"a \\\"b\\\" \\\\ c\"");
     }
 
     #[test]

@@ -28,7 +28,7 @@ use crate::core::board::Board;
 use crate::core::rules;
 use crate::core::types::is_mate;
 use crate::core::types::{
-    format_score, Color, Pos, Rule, Score, MATE_BOUND, MAX_SIZE, MIN_SIZE, PAD, STRIDE,
+    format_score, Color, Pos, Rule, Score, MATE, MATE_BOUND, MAX_SIZE, MIN_SIZE, PAD, STRIDE,
 };
 use crate::engine::memory::{MemoryLimit, MAX_HASH_BYTES};
 use crate::engine::multipv::{self, Line};
@@ -37,6 +37,8 @@ use crate::engine::search::{Info, Limits, MAX_DEPTH};
 use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
 use crate::engine::{Engine, StopToken, MAX_THREADS};
+use crate::front::database::{self, Database, Key, Record};
+use crate::front::protocol::DbCommand;
 use crate::front::protocol::{self, clean, BlockLine, Command, Names, Progress, Realtime};
 use crate::front::{balance, defend, soosorv, swap2};
 use anyhow::Result;
@@ -169,6 +171,9 @@ pub enum Job {
 pub enum Answer {
     /// Our move (`Pos::NONE` if the search had none).
     Move(Pos),
+    /// Our move as a full search of the position found it, with its score and depth
+    /// (stored in the position database when one is in use).
+    Searched(Pos, Score, i32),
     Swap2(Result<swap2::Reply, String>),
     /// Yixin-Board's Swap2 step, the position it decided on, and its decision.
     Swap2Step(u8, Box<Board>, Result<swap2::Reply, String>),
@@ -254,6 +259,11 @@ enum Block {
         stones: Vec<(i64, i64)>,
         error: Option<String>,
     },
+    Database {
+        cmd: DbCommand,
+        stones: Vec<(i64, i64)>,
+        error: Option<String>,
+    },
     Unsupported {
         name: String,
     },
@@ -268,6 +278,7 @@ impl Block {
             Block::Exclude { undo: false, .. } => "YXBLOCK",
             Block::Exclude { undo: true, .. } => "YXBLOCKUNDO",
             Block::Soosorv { step, .. } => SOOSORV_NAMES[usize::from(*step - 1)],
+            Block::Database { cmd, .. } => cmd.name(),
             Block::Unsupported { name } => name,
         }
     }
@@ -276,10 +287,19 @@ impl Block {
             Block::Board { error, .. }
             | Block::Swap2 { error, .. }
             | Block::Exclude { error, .. }
-            | Block::Soosorv { error, .. } => Some(error),
+            | Block::Soosorv { error, .. }
+            | Block::Database { error, .. } => Some(error),
             Block::Unsupported { .. } => None,
         }
     }
+}
+
+/// Text for one reply line: control characters (line breaks in an error's text, a path
+/// with odd bytes) become `?`; nothing is cut, unlike [`clean`].
+fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }
 
 /// Whether `p` is a square of the board (also for positions that are not on any board).
@@ -400,7 +420,7 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answ
                 Answer::Move(lines.lines.first().map_or(Pos::NONE, |l| l.mv))
             } else {
                 let r = engine.think(&board, &limits, stop, &mut |i| rep.info(i));
-                Answer::Move(r.best)
+                Answer::Searched(r.best, r.score, r.depth)
             }
         }
         Job::NBest {
@@ -597,6 +617,16 @@ pub struct Session {
     skip_line: bool,
     /// `YXBLOCK` squares: never our answer if there is another move.
     excluded: Vec<Pos>,
+    /// The position database (`YXSETDATABASE`), if one is open.
+    db: Option<Database>,
+    /// `INFO usedatabase` (default 1): play stored moves and store results.
+    use_db: bool,
+    /// `INFO database_readonly`: store nothing.
+    db_readonly: bool,
+    /// The text of a `YXEDITTEXTDATABASE` whose closing quote has not come yet.
+    text_acc: Option<String>,
+    /// The next non-blank line is the path of a `YXSETDATABASE`.
+    db_path_next: bool,
 }
 
 impl Session {
@@ -624,6 +654,11 @@ impl Session {
             block: None,
             skip_line: false,
             excluded: Vec::new(),
+            db: None,
+            use_db: true,
+            db_readonly: false,
+            text_acc: None,
+            db_path_next: false,
         }
     }
 
@@ -664,6 +699,31 @@ impl Session {
             self.skip_line = false;
             return Flow::Continue;
         }
+        if self.db_path_next && !line.trim().is_empty() {
+            self.db_path_next = false;
+            return self.set_database(line.trim());
+        }
+        if let Some(mut text) = self.text_acc.take() {
+            text.push('\n');
+            text.push_str(line.trim_end_matches(['\r', '\n']));
+            return self.edit_text(text);
+        }
+        if self.block.is_none() {
+            let t = line.trim_start();
+            let head = "YXEDITTEXTDATABASE";
+            if t.len() >= head.len()
+                && t.is_char_boundary(head.len())
+                && t[..head.len()].eq_ignore_ascii_case(head)
+            {
+                let rest = &t[head.len()..];
+                if rest.is_empty() || rest.starts_with(char::is_whitespace) {
+                    for line in std::mem::take(&mut self.pending) {
+                        self.reply(&line);
+                    }
+                    return self.edit_text(rest.trim_end_matches(['\r', '\n']).to_string());
+                }
+            }
+        }
         if self.block.is_some() {
             return self.block_line(line, received);
         }
@@ -683,7 +743,8 @@ impl Session {
                     Some(
                         Block::Swap2 { stones, .. }
                         | Block::Exclude { stones, .. }
-                        | Block::Soosorv { stones, .. },
+                        | Block::Soosorv { stones, .. }
+                        | Block::Database { stones, .. },
                     ) => stones.push((x, y)),
                     _ => {}
                 }
@@ -827,6 +888,24 @@ impl Session {
                 ));
                 Flow::Continue
             }
+            Command::Database(cmd) => {
+                self.block = Some(Block::Database {
+                    cmd,
+                    stones: Vec::new(),
+                    error: None,
+                });
+                Flow::Continue
+            }
+            Command::SetDatabase(path) => {
+                if path.is_empty() {
+                    self.db_path_next = true;
+                    Flow::Continue
+                } else {
+                    self.set_database(&path)
+                }
+            }
+            Command::SaveDatabase => self.save_database(),
+            Command::DbCheck => self.db_check(),
             Command::Unsupported {
                 name,
                 block,
@@ -959,12 +1038,429 @@ impl Session {
         if g.empty_squares() == 0 {
             return self.error("no empty square left to play");
         }
+        if let Some(p) = self.book_move() {
+            self.play_own(p);
+            return Flow::Continue;
+        }
         let (board, limits, exclude) = self.our_turn(received);
         Flow::Think(Box::new(Job::Move {
             board,
             limits,
             exclude,
         }))
+    }
+
+    /// The database's move for the current position, when one is open and in use and it
+    /// holds a move it trusts: a person's choice, a proven win or loss, or a result at
+    /// least as deep as `INFO max_depth` asks for. The move must be legal and not blocked.
+    fn book_move(&mut self) -> Option<Pos> {
+        if !self.use_db {
+            return None;
+        }
+        let exclude = self.exclusions();
+        let db = self.db.as_ref()?;
+        let g = self.game.as_mut()?;
+        let me = g.my_color();
+        let key = Key::of(&g.board, me);
+        let rec = match db.get(&key) {
+            Ok(r) => r?,
+            Err(e) => {
+                log::error!("database {}: {e:#}", db.path().display());
+                return None;
+            }
+        };
+        let p = rec.best?;
+        let deep = self.max_depth.is_some_and(|d| rec.depth >= d);
+        let trusted = rec.by_user || rec.score.is_some_and(is_mate) || deep;
+        if !trusted || !g.board.is_empty(p) || g.walls.contains(&p) || exclude.contains(&p) {
+            return None;
+        }
+        let side = g.board.side_to_move();
+        g.board.set_side_to_move(me);
+        let legal = rules::is_legal(&mut g.board, p);
+        g.board.set_side_to_move(side);
+        if !legal {
+            return None;
+        }
+        log::info!(
+            "database move {} (score {:?}, depth {}, chosen by a person: {})",
+            self.names().square(p),
+            rec.score,
+            rec.depth,
+            rec.by_user
+        );
+        Some(p)
+    }
+
+    /// Stores our searched move for the current position (before it is played) when a
+    /// database is open, in use and writable. A failed write is reported and the game
+    /// goes on.
+    fn store_result(&mut self, p: Pos, score: Score, depth: i32) {
+        if !self.use_db || self.db_readonly || p.is_none() {
+            return;
+        }
+        let (Some(db), Some(g)) = (self.db.as_mut(), self.game.as_ref()) else {
+            return;
+        };
+        let key = Key::of(&g.board, g.my_color());
+        if let Err(e) = db.store_result(&key, p, score, depth) {
+            eprintln!(
+                "pbrain-fivefold: database {}: the result was not stored: {e:#}",
+                db.path().display()
+            );
+            let line = format!("MESSAGE database: the result was not stored: {e:#}");
+            self.reply(&line);
+        }
+    }
+
+    /// Reads a `YXEDITTEXTDATABASE` line (and, while its quoted text is open, the lines
+    /// after it): once the closing quote has come, the block of moves starts, its first
+    /// move on the same line as the quote (Yixin-Board sends no line break there).
+    fn edit_text(&mut self, text: String) -> Flow {
+        const MAX_TEXT: usize = 1 << 20;
+        match protocol::parse_quoted(&text) {
+            None if text.len() > MAX_TEXT => {
+                self.error("YXEDITTEXTDATABASE: the text is over 1 MiB or its closing quote is missing; nothing changed")
+            }
+            None => {
+                self.text_acc = Some(text);
+                Flow::Continue
+            }
+            Some((body, tail)) => {
+                let tail = tail.to_string();
+                self.block = Some(Block::Database {
+                    cmd: DbCommand::EditText(body),
+                    stones: Vec::new(),
+                    error: None,
+                });
+                if tail.trim().is_empty() {
+                    Flow::Continue
+                } else {
+                    self.block_line(&tail, Instant::now())
+                }
+            }
+        }
+    }
+
+    /// `YXSETDATABASE`: opens the file, with Yixin-Board's loading markers around it. A
+    /// file that cannot be used is reported (`ERROR` and stderr) and the engine goes on
+    /// without a database.
+    fn set_database(&mut self, path: &str) -> Flow {
+        self.db = None;
+        self.reply(&format!("MESSAGE DATABASE LOAD START {}", clean(path)));
+        let opened = Database::open(std::path::Path::new(path)).and_then(|db| {
+            let n = db.len()?;
+            Ok((db, n))
+        });
+        self.reply("MESSAGE DATABASE LOAD DONE");
+        match opened {
+            Ok((db, n)) => {
+                log::info!("database {path}: {n} positions");
+                self.db = Some(db);
+                self.reply(&format!(
+                    "MESSAGE database {}: {n} position{}",
+                    clean(path),
+                    if n == 1 { "" } else { "s" }
+                ));
+                Flow::Continue
+            }
+            Err(e) => {
+                // On stderr whatever the log level: the person must learn that the
+                // file is not being used.
+                eprintln!(
+                    "pbrain-fivefold: YXSETDATABASE {path}: {e:#}; playing without a database"
+                );
+                self.error(&format!(
+                    "YXSETDATABASE: {}; playing without a database",
+                    one_line(&format!("{e:#}"))
+                ))
+            }
+        }
+    }
+
+    /// `YXSAVEDATABASE`: every write is already committed; this folds the write-ahead log
+    /// into the file, between Yixin-Board's saving markers.
+    fn save_database(&mut self) -> Flow {
+        let Some(db) = self.db.as_mut() else {
+            return self.error("YXSAVEDATABASE: no database; send YXSETDATABASE first");
+        };
+        let path = db.path().display().to_string();
+        let result = db.checkpoint();
+        self.reply(&format!("MESSAGE DATABASE SAVE START {}", clean(&path)));
+        self.reply("MESSAGE DATABASE SAVE DONE");
+        match result {
+            Ok(()) => Flow::Continue,
+            Err(e) => {
+                log::error!("YXSAVEDATABASE {path}: {e:#}");
+                self.error(&format!("YXSAVEDATABASE: {}", one_line(&format!("{e:#}"))))
+            }
+        }
+    }
+
+    /// `YXDBCHECK`: SQLite's integrity check of the file, as messages.
+    fn db_check(&mut self) -> Flow {
+        let Some(db) = self.db.as_ref() else {
+            return self.error("YXDBCHECK: no database; send YXSETDATABASE first");
+        };
+        match db.integrity_check() {
+            Ok(lines) if lines == ["ok"] => {
+                let n = db.len().unwrap_or(0);
+                self.reply(&format!(
+                    "MESSAGE database check: ok, {n} position{}",
+                    if n == 1 { "" } else { "s" }
+                ));
+                Flow::Continue
+            }
+            Ok(lines) => {
+                for l in &lines {
+                    self.reply(&format!("MESSAGE database check: {}", clean(l)));
+                }
+                self.error(&format!(
+                    "YXDBCHECK: the database is damaged ({} problems)",
+                    lines.len()
+                ))
+            }
+            Err(e) => self.error(&format!("YXDBCHECK: {}", one_line(&format!("{e:#}")))),
+        }
+    }
+
+    /// The position a database command's block describes: the moves from the empty board
+    /// of the current game's size, black first, colours alternating.
+    fn db_position(&self, stones: &[(i64, i64)]) -> anyhow::Result<Board> {
+        let (w, h) = self
+            .game
+            .as_ref()
+            .map_or((15, 15), |g| (g.board.width(), g.board.height()));
+        let mut b = Board::new(w, h, self.rule).map_err(anyhow::Error::msg)?;
+        let mut color = Color::Black;
+        for &(x, y) in stones {
+            let p = b
+                .pos(x, y)
+                .ok_or_else(|| anyhow::anyhow!("{x},{y} is outside the {w}x{h} board"))?;
+            if !b.is_empty(p) {
+                anyhow::bail!("{x},{y} is given twice");
+            }
+            b.make_color(p, color);
+            color = color.opp();
+        }
+        b.set_side_to_move(color);
+        Ok(b)
+    }
+
+    /// Carries out a database command on the position of its block.
+    fn database_command(&mut self, cmd: &DbCommand, stones: &[(i64, i64)]) -> anyhow::Result<()> {
+        let board = self.db_position(stones)?;
+        let side = board.side_to_move();
+        let key = Key::of(&board, side);
+        let writes = !matches!(
+            cmd,
+            DbCommand::QueryAll { .. } | DbCommand::QueryOne | DbCommand::QueryText
+        );
+        let Some(db) = self.db.as_mut() else {
+            if let DbCommand::QueryAll { text } = cmd {
+                // Yixin-Board asks after every move while "Use Database" is on: with no
+                // file open there is nothing to show.
+                self.out.line("MESSAGE DATABASE REFRESH");
+                if *text {
+                    self.out.line("MESSAGE DATABASE TEXT \"\"");
+                }
+                self.out.line("MESSAGE DATABASE DONE");
+                return Ok(());
+            }
+            anyhow::bail!("no database; send YXSETDATABASE first");
+        };
+        if writes && self.db_readonly {
+            anyhow::bail!("the database is read-only (INFO database_readonly 1); nothing changed");
+        }
+        // The position before the last move, and the last move.
+        let parent = || -> anyhow::Result<(Key, Pos)> {
+            let Some(&(x, y)) = stones.last() else {
+                anyhow::bail!("needs at least one move (the move to mark)");
+            };
+            let mut b = board.clone();
+            let p = b.pos(x, y).expect("checked by db_position");
+            b.unmake();
+            Ok((Key::of(&b, side.opp()), p))
+        };
+        let out = &self.out;
+        match cmd {
+            DbCommand::QueryAll { text } => {
+                let mut lines = vec!["MESSAGE DATABASE REFRESH".to_string()];
+                let own = db.get(&key)?;
+                let mut child = board.clone();
+                for y in 0..board.height() {
+                    for x in 0..board.width() {
+                        let p = Pos::new(x, y);
+                        if !board.is_empty(p) {
+                            continue;
+                        }
+                        child.make_color(p, side);
+                        child.set_side_to_move(side.opp());
+                        let rec = db.get(&Key::of(&child, side.opp()))?;
+                        child.unmake();
+                        let label = db.label(&key, p)?;
+                        // The position's own best move, shown with the position's value
+                        // when the move's result is not stored itself.
+                        let best = own.as_ref().filter(|r| r.best == Some(p));
+                        if rec.is_none() && label.is_none() && best.is_none() {
+                            continue;
+                        }
+                        let rec = match (rec, best) {
+                            (Some(r), _) => Record {
+                                score: r.score.map(|s| -s),
+                                bound: match r.bound {
+                                    database::BOUND_UPPER => database::BOUND_LOWER,
+                                    database::BOUND_LOWER => database::BOUND_UPPER,
+                                    b => b,
+                                },
+                                ..r
+                            },
+                            (None, Some(b)) => Record {
+                                tag: 0,
+                                text: String::new(),
+                                ..b.clone()
+                            },
+                            (None, None) => Record::default(),
+                        };
+                        // The value for the side to move here (a child's record is
+                        // for the opponent, turned round above).
+                        let value = rec.score;
+                        let tag = if rec.tag > 0 {
+                            rec.tag
+                        } else {
+                            database::tag_of(value)
+                        };
+                        let bound = rec.bound;
+                        // The seventh number: whether the move's position has a text.
+                        let mut line = format!(
+                            "MESSAGE DATABASE {x} {y} {tag} {} {} {bound} {}",
+                            value.unwrap_or(0),
+                            rec.depth,
+                            u8::from(!rec.text.is_empty())
+                        );
+                        if let Some(l) = label {
+                            line.push(' ');
+                            line.push_str(&l);
+                        }
+                        lines.push(line);
+                    }
+                }
+                if *text {
+                    let t = db.get(&key)?.map(|r| r.text).unwrap_or_default();
+                    lines.push(format!(
+                        "MESSAGE DATABASE TEXT {}",
+                        protocol::quote_text(&t)
+                    ));
+                }
+                lines.push("MESSAGE DATABASE DONE".to_string());
+                for l in &lines {
+                    out.line(l);
+                }
+            }
+            DbCommand::QueryOne => match db.get(&key)? {
+                Some(rec) => {
+                    let label = match parent() {
+                        Ok((pk, p)) => db.label(&pk, p)?,
+                        Err(_) => None,
+                    };
+                    let mut line = format!(
+                        "MESSAGE DATABASE ONE {} {} {} {}",
+                        rec.tag,
+                        rec.score.unwrap_or(0),
+                        rec.depth,
+                        rec.bound
+                    );
+                    if let Some(l) = label {
+                        line.push(' ');
+                        line.push_str(&l);
+                    }
+                    out.line(&line);
+                }
+                None => out.line("MESSAGE DATABASE ONE 0 0 0 0"),
+            },
+            DbCommand::QueryText => {
+                let t = db.get(&key)?.map(|r| r.text).unwrap_or_default();
+                out.line(&format!(
+                    "MESSAGE DATABASE TEXT {}",
+                    protocol::quote_text(&t)
+                ));
+            }
+            DbCommand::SetBest => {
+                let (pk, p) = parent()?;
+                db.update(&pk, |r| {
+                    r.best = Some(p);
+                    r.by_user = true;
+                })?;
+            }
+            DbCommand::ClearBest => {
+                let (pk, _) = parent()?;
+                db.update(&pk, |r| {
+                    r.best = None;
+                    r.by_user = false;
+                })?;
+            }
+            DbCommand::EditLabel { x, y, label } => {
+                let p = board.pos(*x, *y).ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{x},{y} is outside the {}x{} board",
+                        board.width(),
+                        board.height()
+                    )
+                })?;
+                if label.chars().count() > 64 {
+                    anyhow::bail!("a label has at most 64 characters; nothing changed");
+                }
+                db.set_label(&key, p, label)?;
+            }
+            &DbCommand::EditTvd {
+                mask,
+                tag,
+                value,
+                depth,
+            } => {
+                if !(1..=7).contains(&mask) {
+                    anyhow::bail!(
+                        "mask {mask} is not 1 (tag), 2 (value), 4 (depth) or a sum of them"
+                    );
+                }
+                db.update(&key, |r| {
+                    if mask & 1 != 0 {
+                        r.tag = tag.max(0);
+                    }
+                    if mask & 2 != 0 {
+                        r.score = Some(value.clamp(-(MATE as i64), MATE as i64) as Score);
+                        if r.bound == database::BOUND_NONE {
+                            r.bound = database::BOUND_EXACT;
+                        }
+                    }
+                    if mask & 4 != 0 {
+                        r.depth = depth.clamp(0, i64::from(MAX_DEPTH)) as i32;
+                    }
+                })?;
+                // The record as it is now (Yixin-Board shows it in its log).
+                return self.database_command(&DbCommand::QueryOne, stones);
+            }
+            DbCommand::EditText(text) => db.update(&key, |r| r.text = text.clone())?,
+            DbCommand::DeleteOne => db.delete(&key)?,
+            DbCommand::DeleteAll { filter } => {
+                // Yixin-Board means the positions that follow the one on its board.
+                if !filter.is_empty() {
+                    anyhow::bail!(
+                        "deleting by filter ('{}') is not supported; nothing was deleted",
+                        clean(filter)
+                    );
+                }
+                if !stones.is_empty() {
+                    anyhow::bail!(
+                        "deleting the positions after a position is not supported; nothing was deleted (from the empty board it deletes every position of this rule and board size)"
+                    );
+                }
+                db.delete_all_like(&key)?;
+                // The board's marks as they are now, as after any change of the tree.
+                return self.database_command(&DbCommand::QueryAll { text: false }, stones);
+            }
+        }
+        Ok(())
     }
 
     /// Makes the engine the side to move in the current game and gives what a search of
@@ -1286,9 +1782,12 @@ impl Session {
                 };
             }
             "vcthread" => self.vcthread = true,
+            // Yixin-Board's "Use Database" and "Database Readonly" menu items.
+            "usedatabase" => self.use_db = number()? != 0,
+            "database_readonly" => self.db_readonly = number()? != 0,
             // Yixin-Board settings with no meaning for this engine.
-            "time_increment" | "caution_factor" | "pondering" | "usedatabase" | "nbestsym"
-            | "nbest_sym" | "checkmate" | "thread_split_depth" | "start_depth" => {
+            "time_increment" | "caution_factor" | "pondering" | "nbestsym" | "nbest_sym"
+            | "checkmate" | "thread_split_depth" | "start_depth" => {
                 log::debug!("INFO {key} ignored")
             }
             // The search's tunable parameters, by their names (see engine::params); any
@@ -1345,10 +1844,22 @@ impl Session {
                 self.reply(&format!("UNKNOWN {name} is not supported"));
                 Flow::Continue
             }
+            Block::Database {
+                cmd,
+                stones,
+                error: None,
+            } => {
+                if let Err(e) = self.database_command(&cmd, &stones) {
+                    log::debug!("{name}: {e:#}");
+                    self.error(&format!("{name}: {}", one_line(&format!("{e:#}"))));
+                }
+                Flow::Continue
+            }
             Block::Board { error: Some(e), .. }
             | Block::Swap2 { error: Some(e), .. }
             | Block::Exclude { error: Some(e), .. }
-            | Block::Soosorv { error: Some(e), .. } => {
+            | Block::Soosorv { error: Some(e), .. }
+            | Block::Database { error: Some(e), .. } => {
                 self.error(&format!("{name}: {e}; nothing changed"))
             }
             Block::Board {
@@ -1581,6 +2092,10 @@ impl Session {
             .saturating_add(started.elapsed().as_millis() as u64);
         match answer {
             Answer::Move(p) => self.play_own(p),
+            Answer::Searched(p, score, depth) => {
+                self.store_result(p, score, depth);
+                self.play_own(p)
+            }
             Answer::Swap2(Ok(reply)) => self.apply_swap2(reply),
             Answer::Swap2(Err(e)) => {
                 self.error(&format!("SWAP2BOARD: {e}"));

@@ -1,0 +1,463 @@
+//! The position database through Yixin-Board's commands, with the lines the GUI sends
+//! and the replies it parses, both from its source (dhbloo/Yixin-Board `main.c`):
+//!
+//! - every command that works on a position is followed by the moves from the empty
+//!   board, one `%d,%d` line each (`movepath[i] / boardsize, movepath[i] % boardsize`),
+//!   then `done` (`show_database`, `execute_command`: `dbval`, `dbtext`, `dbsetbestmove`,
+//!   `dbclearbestmove`, `dbedittag`/`dbeditval`/`dbeditdep`, `dbdel one`, `dbdel all`);
+//! - `yxeditlabeldatabase %d,%d %s` (an empty label deletes), `yxedittvddatabase 1 %hhd 0 0`,
+//!   `yxedittvddatabase 2 -1 %d 0`, `yxedittvddatabase 4 -1 0 %d`;
+//! - `yxedittextdatabase "…"` with `"` and `\` escaped and NO line break after the closing
+//!   quote: the first move follows on the same line; the text keeps its line breaks;
+//! - `yxsetdatabase` then the path on its own line; `yxsavedatabase`; `yxdbcheck`;
+//! - it parses `MESSAGE DATABASE REFRESH`, `MESSAGE DATABASE DONE`,
+//!   `MESSAGE DATABASE %d %d %d %*d %*d %*d %*d %6s` (row, column, tag, four numbers it
+//!   skips, the label), `MESSAGE DATABASE ONE %d %d %d %d %79s` (tag, value, depth,
+//!   bound 0 none 1 upper 2 lower 3 exact, label), `MESSAGE DATABASE TEXT "…"` (read on
+//!   to the closing quote, across lines), `MESSAGE DATABASE LOAD START|DONE` and
+//!   `MESSAGE DATABASE SAVE START|DONE`.
+
+mod common;
+
+use common::*;
+use fivefold::front::database::{Database, Key};
+use fivefold::{Board, Color, Pos, Rule};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// 36 squares no two of which are images of each other under the board's symmetries
+/// (row <= column <= 7), so one black stone on each is 36 different positions.
+fn distinct_squares() -> Vec<(usize, usize)> {
+    (0..8).flat_map(|c| (0..=c).map(move |r| (r, c))).collect()
+}
+
+fn temp_db(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fivefold-dbtest-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("yixin.db")
+}
+
+/// An engine as Yixin-Board starts it, with the database at `path` open.
+fn with_db(path: &std::path::Path) -> Brain {
+    let mut b = Brain::start();
+    assert_eq!(b.ask("START 15"), "OK");
+    b.send(&format!("yxsetdatabase\n{}", path.display()));
+    assert_eq!(
+        b.line(),
+        format!("MESSAGE DATABASE LOAD START {}", path.display())
+    );
+    assert_eq!(b.line(), "MESSAGE DATABASE LOAD DONE");
+    assert!(b
+        .line()
+        .starts_with(&format!("MESSAGE database {}: ", path.display())));
+    b
+}
+
+/// The moves as Yixin-Board sends them after a database command.
+fn moves(list: &[(usize, usize)]) -> String {
+    let mut s = String::new();
+    for (r, c) in list {
+        s.push_str(&format!("{r},{c}\n"));
+    }
+    s.push_str("done");
+    s
+}
+
+/// Sends a command, its moves, and `ABOUT`; returns the lines before ABOUT's answer
+/// (so a command that answers nothing gives an empty list, and its write is done).
+fn exchange(b: &mut Brain, cmd: &str, list: &[(usize, usize)]) -> Vec<String> {
+    b.send(&format!("{cmd}\n{}\nABOUT", moves(list)));
+    let mut out = Vec::new();
+    loop {
+        let l = b.line();
+        if l.starts_with("name=\"Fivefold\"") {
+            return out;
+        }
+        out.push(l);
+    }
+}
+
+/// The position the tests annotate, C (black to move first; rows and columns as
+/// Yixin-Board sends them), and its parent P without the last move. P has no symmetry,
+/// so each of its moves is shown on one square only:
+///
+/// ```text
+///        col 5 6 7 8 9
+///   row 5    . . . O .      P: 7,7 black, 5,8 white
+///   row 6    . . . . .      C: P and 8,8 black
+///   row 7    . . X . .
+///   row 8    . . . X .
+/// ```
+const C: [(usize, usize); 3] = [(7, 7), (5, 8), (8, 8)];
+const P: [(usize, usize); 2] = [(7, 7), (5, 8)];
+/// C turned half round the centre (r,c -> 14-r,14-c): the same position.
+const C_TURNED: [(usize, usize); 3] = [(7, 7), (9, 6), (6, 6)];
+
+#[test]
+fn edits_and_queries_with_yixin_boards_lines() {
+    let path = temp_db("edits");
+    let mut b = with_db(&path);
+    // dbeditval / dbeditdep / dbedittag on C.
+    // Each answers with the record as it now is (Rapfi's reply, shown in the GUI's log).
+    assert_eq!(
+        exchange(&mut b, "yxedittvddatabase 2 -1 -35 0", &C),
+        ["MESSAGE DATABASE ONE 0 -35 0 3"]
+    );
+    assert_eq!(
+        exchange(&mut b, "yxedittvddatabase 4 -1 0 17", &C),
+        ["MESSAGE DATABASE ONE 0 -35 17 3"]
+    );
+    assert_eq!(
+        exchange(&mut b, "yxedittvddatabase 1 97 0 0", &C),
+        ["MESSAGE DATABASE ONE 97 -35 17 3"]
+    );
+    // dbval: tag 'a' (97), value -35 (for white, to move in C), depth 17, exact.
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseone", &C),
+        ["MESSAGE DATABASE ONE 97 -35 17 3"]
+    );
+    // P shows the move 8,8 with the value turned round (35 for black, who plays it).
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseall", &P),
+        [
+            "MESSAGE DATABASE REFRESH",
+            "MESSAGE DATABASE 8 8 97 35 17 3 0",
+            "MESSAGE DATABASE DONE"
+        ]
+    );
+    // Removing the tag (dbedittag with nothing: -1) shows the value as the tag: "35".
+    assert_eq!(
+        exchange(&mut b, "yxedittvddatabase 1 -1 0 0", &C),
+        ["MESSAGE DATABASE ONE 0 -35 17 3"]
+    );
+    let tag35 = i64::from(b'3') * 256 + i64::from(b'5');
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseall", &P)[1],
+        format!("MESSAGE DATABASE 8 8 {tag35} 35 17 3 0")
+    );
+    // Labels (the board-text dialog) on 6,6 and on the move 8,8 of P.
+    assert!(exchange(&mut b, "yxeditlabeldatabase 6,6 A1", &P).is_empty());
+    assert!(exchange(&mut b, "yxeditlabeldatabase 8,8 B2", &P).is_empty());
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseall", &P),
+        [
+            "MESSAGE DATABASE REFRESH",
+            "MESSAGE DATABASE 6 6 0 0 0 0 0 A1",
+            format!("MESSAGE DATABASE 8 8 {tag35} 35 17 3 0 B2").as_str(),
+            "MESSAGE DATABASE DONE"
+        ]
+    );
+    // dbval on C turned half round: the same record, with the label of the last move's
+    // square (6,6 there is 8,8 here).
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseone", &C_TURNED),
+        ["MESSAGE DATABASE ONE 0 -35 17 3 B2"]
+    );
+    // An empty label deletes.
+    assert!(exchange(&mut b, "yxeditlabeldatabase 6,6 ", &P).is_empty());
+    assert!(exchange(&mut b, "yxeditlabeldatabase 8,8", &P).is_empty());
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseall", &P),
+        [
+            "MESSAGE DATABASE REFRESH",
+            format!("MESSAGE DATABASE 8 8 {tag35} 35 17 3 0").as_str(),
+            "MESSAGE DATABASE DONE"
+        ]
+    );
+    // dbdel one.
+    assert!(exchange(&mut b, "yxdeletedatabaseone", &C_TURNED).is_empty());
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseone", &C),
+        ["MESSAGE DATABASE ONE 0 0 0 0"]
+    );
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseall", &P),
+        ["MESSAGE DATABASE REFRESH", "MESSAGE DATABASE DONE"]
+    );
+}
+
+#[test]
+fn text_is_quoted_escaped_and_may_span_lines() {
+    let path = temp_db("text");
+    let mut b = with_db(&path);
+    // As Yixin-Board sends it: no line break after the closing quote.
+    b.send("yxedittextdatabase \"say \\\"hi\\\" C:\\\\x\"7,7\n8,8\ndone\nABOUT");
+    assert!(b.line().starts_with("name="));
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabasetext", &[(7, 7), (8, 8)]),
+        ["MESSAGE DATABASE TEXT \"say \\\"hi\\\" C:\\\\x\""]
+    );
+    // With no moves the position is the empty board: `done` follows the quote.
+    b.send("yxedittextdatabase \"empty board\"done\nABOUT");
+    assert!(b.line().starts_with("name="));
+    let all = exchange(&mut b, "yxquerydatabaseallt", &[]);
+    assert_eq!(all[0], "MESSAGE DATABASE REFRESH");
+    assert!(all.contains(&"MESSAGE DATABASE TEXT \"empty board\"".to_string()));
+    assert_eq!(all.last().unwrap(), "MESSAGE DATABASE DONE");
+    drop(b);
+    // Line breaks in the text are kept and sent back as they are: Yixin-Board reads on
+    // to the closing quote (its only way to show them).
+    let input = format!(
+        "START 15\nyxsetdatabase\n{}\nyxedittextdatabase \"one\ntwo\"7,7\ndone\nyxquerydatabasetext\n7,7\ndone\nEND\n",
+        path.display()
+    );
+    let run = run_with_input(&[], &input);
+    assert!(
+        run.out.contains("MESSAGE DATABASE TEXT \"one\ntwo\"\n"),
+        "{}",
+        run.out
+    );
+}
+
+#[test]
+fn best_move_is_set_cleared_and_played_as_a_book_move() {
+    let path = temp_db("book");
+    let mut b = with_db(&path);
+    // dbsetbestmove with 7,7 0,0 on the board: 0,0 is the best answer to 7,7.
+    assert!(exchange(&mut b, "yxsetbestmovedatabase", &[(7, 7), (0, 0)]).is_empty());
+    // The search would never play a corner; the database's move is played.
+    assert_eq!(b.ask("TURN 7,7"), "0,0");
+    // The same position reached in a new game: the same move.
+    assert_eq!(b.ask("RESTART"), "OK");
+    assert_eq!(b.ask("TURN 7,7"), "0,0");
+    // A mirror image: 0,0 is best after 7,7 8,8; asked after 7,7 6,6 (the image under
+    // the half turn), the answer is the image of 0,0.
+    assert!(exchange(&mut b, "yxsetbestmovedatabase", &[(7, 7), (8, 8), (0, 0)]).is_empty());
+    assert_eq!(b.ask("BOARD\n7,7,1\n6,6,2\nDONE"), "14,14");
+    // Clear it: the engine searches again (and never answers with the corner).
+    assert!(exchange(&mut b, "yxclearbestmovedatabase", &[(7, 7), (0, 0)]).is_empty());
+    assert_eq!(b.ask("RESTART"), "OK");
+    b.send("INFO timeout_turn 100");
+    let mv = expect_move(&b.ask("TURN 7,7"));
+    assert_ne!(mv, (0, 0));
+    // INFO usedatabase 0: the stored move is not used.
+    assert!(exchange(&mut b, "yxsetbestmovedatabase", &[(7, 7), (0, 0)]).is_empty());
+    b.send("INFO usedatabase 0");
+    assert_eq!(b.ask("RESTART"), "OK");
+    assert_ne!(expect_move(&b.ask("TURN 7,7")), (0, 0));
+}
+
+#[test]
+fn a_game_stores_its_searched_moves() {
+    let path = temp_db("game");
+    let mut b = with_db(&path);
+    b.send("INFO max_depth 4");
+    let mv = expect_move(&b.ask("TURN 7,7"));
+    drop(b);
+    // The file, read directly: the position after black's 7,7 holds white's move.
+    let db = Database::open(&path).unwrap();
+    let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+    board.make_color(Pos::new(7, 7), Color::Black);
+    let rec = db
+        .get(&Key::of(&board, Color::White))
+        .unwrap()
+        .expect("stored");
+    assert_eq!(rec.best, Some(Pos::new(mv.0, mv.1)));
+    assert!(rec.depth >= 1 && rec.score.is_some() && !rec.by_user);
+    // INFO database_readonly 1: nothing is written, edits are refused.
+    let mut b = with_db(&path);
+    b.send("INFO database_readonly 1");
+    let e = exchange(&mut b, "yxedittvddatabase 2 -1 5 0", &[]);
+    assert_eq!(e.len(), 1);
+    assert!(e[0].starts_with("ERROR YXEDITTVDDATABASE: the database is read-only"));
+}
+
+#[test]
+fn other_commands_save_check_and_delete_all() {
+    let path = temp_db("misc");
+    let mut b = with_db(&path);
+    assert_eq!(
+        exchange(&mut b, "yxedittvddatabase 4 -1 0 9", &[(7, 7)]),
+        ["MESSAGE DATABASE ONE 0 0 9 0"]
+    );
+    b.send("yxsavedatabase");
+    assert_eq!(
+        b.line(),
+        format!("MESSAGE DATABASE SAVE START {}", path.display())
+    );
+    assert_eq!(b.line(), "MESSAGE DATABASE SAVE DONE");
+    b.send("yxdbcheck");
+    assert_eq!(b.line(), "MESSAGE database check: ok, 1 position");
+    // A filtered delete is refused whole.
+    let e = exchange(&mut b, "yxdeletedatabaseall wl", &[(7, 7)]);
+    assert!(e[0].starts_with("ERROR YXDELETEDATABASEALL: "), "{e:?}");
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseone", &[(7, 7)]),
+        ["MESSAGE DATABASE ONE 0 0 9 0"]
+    );
+    // dbdel all after a move: only the positions after it would go; not supported, so
+    // nothing is deleted. From the empty board: everything of this rule and size, and
+    // the (now empty) marks.
+    let e = exchange(&mut b, "yxdeletedatabaseall", &[(7, 7)]);
+    assert!(
+        e[0].starts_with(
+            "ERROR YXDELETEDATABASEALL: deleting the positions after a position is not supported"
+        ),
+        "{e:?}"
+    );
+    assert_eq!(
+        exchange(&mut b, "yxdeletedatabaseall", &[]),
+        ["MESSAGE DATABASE REFRESH", "MESSAGE DATABASE DONE"]
+    );
+    b.send("yxdbcheck");
+    assert_eq!(b.line(), "MESSAGE database check: ok, 0 positions");
+    // Bad input: a square off the board, a malformed edit; the game goes on.
+    let e = exchange(&mut b, "yxquerydatabaseone", &[(7, 7), (15, 3)]);
+    assert!(e[0].starts_with("ERROR YXQUERYDATABASEONE: "), "{e:?}");
+    assert!(b.ask("yxedittvddatabase 2 x").starts_with("ERROR "));
+    b.send("INFO timeout_turn 100");
+    expect_move(&b.ask("BEGIN"));
+}
+
+/// kill -9 while writing, over and over: every write the engine had finished (it
+/// answered the `ABOUT` sent after it) is in the file after the kill, and the file
+/// passes SQLite's integrity check.
+#[test]
+fn killed_while_writing_loses_no_committed_entry() {
+    let path = temp_db("kill");
+    // (row, column, the confirmed value, the value the write in flight may have left).
+    let mut expected: Vec<(usize, usize, i64, i64)> = Vec::new();
+    let squares = distinct_squares();
+    for round in 0..6_i64 {
+        let mut b = with_db(&path);
+        // A burst of writes, confirmed; then a second burst with other values, in
+        // flight at the kill (each write is a few milliseconds with its fsync, so the
+        // kill lands inside the burst: a trial run left 0, 0, 3 and 5 of its 36 writes
+        // after 0, 5, 10 and 20 ms).
+        let burst = |base: i64| {
+            let mut s = String::new();
+            for (i, &(r, c)) in squares.iter().enumerate() {
+                s.push_str(&format!(
+                    "yxedittvddatabase 2 -1 {} 0\n{r},{c}\ndone\n",
+                    base + i as i64
+                ));
+            }
+            s
+        };
+        b.send(&format!(
+            "{}ABOUT\n{}",
+            burst(round * 100),
+            burst(round * 100 + 50)
+        ));
+        while !b.line().starts_with("name=") {}
+        expected.clear();
+        for (i, &(r, c)) in squares.iter().enumerate() {
+            let v = round * 100 + i as i64;
+            expected.push((r, c, v, v + 50));
+        }
+        std::thread::sleep(Duration::from_millis(5 * round as u64));
+        drop(b); // SIGKILL, mid-burst
+    }
+    let db = Database::open(&path).expect("opens after the kills");
+    assert_eq!(db.integrity_check().unwrap(), ["ok"]);
+    for &(r, c, confirmed, in_flight) in &expected {
+        let mut board = Board::new(15, 15, Rule::Freestyle).unwrap();
+        board.make_color(Pos::new(r, c), Color::Black);
+        let rec = db.get(&Key::of(&board, Color::White)).unwrap().unwrap();
+        let v = i64::from(rec.score.expect("a value"));
+        assert!(
+            v == confirmed || v == in_flight,
+            "{r},{c}: {v}, expected {confirmed} (or {in_flight} if written before the kill)"
+        );
+    }
+}
+
+/// Two engines on one file at once: each writes its own positions and reads the
+/// other's; nothing fails and nothing is lost.
+#[test]
+fn two_engines_share_one_file() {
+    let path = temp_db("two");
+    let mut a = with_db(&path);
+    let mut b = with_db(&path);
+    let squares = distinct_squares();
+    let mut batch_a = String::new();
+    let mut batch_b = String::new();
+    for (i, &(r, c)) in squares.iter().enumerate() {
+        batch_a.push_str(&format!("yxedittvddatabase 2 -1 {i} 0\n{r},{c}\ndone\n"));
+        batch_b.push_str(&format!(
+            "yxeditlabeldatabase {r},{c} L{i}\ndone\nyxquerydatabaseone\n{r},{c}\ndone\n"
+        ));
+    }
+    a.send(&format!("{batch_a}ABOUT"));
+    b.send(&format!("{batch_b}ABOUT"));
+    for (name, e) in [("a", &mut a), ("b", &mut b)] {
+        loop {
+            let l = e.line();
+            assert!(!l.starts_with("ERROR"), "engine {name}: {l}");
+            if l.starts_with("name=") {
+                break;
+            }
+        }
+    }
+    // Each engine sees everything both wrote.
+    for e in [&mut a, &mut b] {
+        let all = exchange(e, "yxquerydatabaseall", &[]);
+        for (i, &(r, c)) in squares.iter().enumerate() {
+            let tag = fivefold::front::database::tag_of(Some(-(i as i32)));
+            let line = format!("MESSAGE DATABASE {r} {c} {tag} {} 0 3 0 L{i}", -(i as i64));
+            assert!(all.contains(&line), "{line} in {all:?}");
+        }
+    }
+}
+
+/// A damaged file: a clear error (an `ERROR` line and stderr), no crash, and the engine
+/// plays on without a database.
+#[test]
+fn a_damaged_file_is_an_error_not_a_crash() {
+    let path = temp_db("damaged");
+    {
+        let mut b = with_db(&path);
+        assert_eq!(
+            exchange(&mut b, "yxedittvddatabase 2 -1 7 0", &[(7, 7)]),
+            ["MESSAGE DATABASE ONE 0 7 0 3"]
+        );
+        b.send("yxsavedatabase");
+        b.line();
+        b.line();
+    }
+    // Overwrite the middle of the file (its pages) with junk, then also try a file that
+    // is not a database at all.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let n = bytes.len();
+    for x in &mut bytes[16..n] {
+        *x = 0xA5;
+    }
+    let _ = std::fs::remove_file(path.with_extension("db-wal"));
+    std::fs::write(&path, &bytes).unwrap();
+    let junk = path.with_file_name("junk.db");
+    std::fs::write(&junk, b"this is not a database\n".repeat(300)).unwrap();
+    for p in [&path, &junk] {
+        let input = format!("START 15\nyxsetdatabase\n{}\nEND\n", p.display());
+        let run = run_with_input(&[], &input);
+        assert!(run.success(), "{}", run.err);
+        let error = run
+            .out
+            .lines()
+            .find(|l| l.starts_with("ERROR YXSETDATABASE: "))
+            .unwrap_or_else(|| panic!("no error: {}", run.out));
+        assert!(
+            error.contains(&p.display().to_string())
+                && error.contains("not a usable database")
+                && error.ends_with("; playing without a database"),
+            "{error}"
+        );
+        assert!(
+            run.err.contains("YXSETDATABASE") && run.err.contains("not a usable database"),
+            "stderr: {}",
+            run.err
+        );
+        // The engine plays on, without the database.
+        let mut b = Brain::start();
+        assert_eq!(b.ask("START 15"), "OK");
+        b.send(&format!("yxsetdatabase\n{}", p.display()));
+        assert!(b
+            .ask("INFO timeout_turn 100\nBEGIN")
+            .starts_with("ERROR YXSETDATABASE: "));
+        expect_move(&b.reply());
+        assert_eq!(
+            exchange(&mut b, "yxquerydatabaseone", &[(7, 7)])[0],
+            "ERROR YXQUERYDATABASEONE: no database; send YXSETDATABASE first"
+        );
+    }
+}
