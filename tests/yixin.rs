@@ -458,6 +458,9 @@ fn balance_one_and_two_answer_moves_in_time() {
 #[test]
 fn hash_usage_is_the_tables_fill() {
     let mut b = yixin(300);
+    // A table of 1 MB (the GUI's hash-size setting, in KB), so that one short search
+    // fills a visible share of it even on a slow machine.
+    b.send("INFO hash_size 1024");
     {
         let c = position(&mut b, &THREE, true);
         b.send(&c)
