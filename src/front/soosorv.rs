@@ -23,7 +23,6 @@ use crate::core::board::Board;
 use crate::core::types::{symmetries, Pos};
 use crate::engine::multipv::{self, deepen, effective_depth, Eval, Race, Want};
 use crate::engine::search::{Limits, MAX_DEPTH};
-use crate::engine::time::Budget;
 use crate::engine::{Engine, StopToken};
 use crate::front::{balance, swap2};
 use std::time::Instant;
@@ -87,22 +86,6 @@ pub fn decide(
         }
         6 => choose(engine, board, offers, limits, stop),
         _ => Err(format!("there is no step {step}")),
-    }
-}
-
-/// A share of the time budget, less what is spent since `start`.
-fn share(limits: &Limits, start: Instant, part: f64) -> Limits {
-    let budget = limits.budget.map(|b| {
-        let spent = start.elapsed();
-        let hard = b.hard.mul_f64(part).min(b.hard.saturating_sub(spent));
-        Budget {
-            soft: b.soft.mul_f64(part).min(hard),
-            hard,
-        }
-    });
-    Limits {
-        budget,
-        ..limits.clone()
     }
 }
 
@@ -210,13 +193,13 @@ fn fourth(
     stop: &StopToken,
     start: Instant,
 ) -> Result<Reply, String> {
-    let first = share(limits, start, 0.5);
+    let first = swap2::share(limits, start, 0.5);
     let b = balance::balance(engine, board, false, 0, &[], &first, stop)
         .ok_or("no legal fourth move")?;
     let p = b.moves[0];
     let mut after = board.clone();
     after.make(p);
-    let rest = share(limits, start, 1.0);
+    let rest = swap2::share(limits, start, 1.0);
     let lines = best_fifths(engine, &after, MAX_FIFTHS, &rest, stop);
     let n = (0..lines.len())
         .min_by_key(|&k| (lines[k].score.abs(), k))

@@ -73,7 +73,7 @@ pub fn decide(
 }
 
 /// A part of the time budget: `share` of it, less what is already spent.
-fn share(limits: &Limits, start: Instant, share: f64) -> Limits {
+pub(crate) fn share(limits: &Limits, start: Instant, share: f64) -> Limits {
     let budget = limits.budget.map(|b| {
         let spent = start.elapsed();
         let hard = b.hard.mul_f64(share).min(b.hard.saturating_sub(spent));
