@@ -17,8 +17,11 @@
 //!
 //! **Reproducible.** The batch order comes from `--seed`; the gradient of a batch is
 //! summed in a fixed number of shards in a fixed order, so `--threads` changes the speed,
-//! never the result. One game in twenty (by a hash of its file and number) is held out,
-//! and the loss and accuracy on it are reported after each epoch.
+//! never the result. The loss and accuracy on held-out positions are reported after each
+//! epoch: those of the `--held-out` files, or else one game in twenty of the `--data`
+//! files, chosen by a hash of the file's name and the game's number (so a file's games
+//! stay on their side of the split whatever other files are listed, and a network can be
+//! compared with the one before it on the games neither trained on).
 
 use crate::core::rng::{Rng, SplitMix64};
 use crate::core::types::{Color, Rule};
@@ -69,6 +72,10 @@ pub struct Options {
     /// Weight of the policy's loss against the value's
     #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = unit_or_more)]
     pub policy_weight: f64,
+    /// Validate on this file's positions, never trained on (repeat for more); without it,
+    /// one game in twenty of the --data files is held out
+    #[arg(long = "held-out", value_name = "FILE")]
+    pub held_out: Vec<PathBuf>,
     /// Use at most this many positions (the first ones read)
     #[arg(long, value_name = "N")]
     pub max_positions: Option<usize>,
@@ -483,6 +490,13 @@ impl Adam {
     }
 }
 
+/// FNV-1a of `bytes`: a file name's part in the held-out split.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 /// The positions of the files, split into training and held-out ones.
 struct Dataset {
     rule: Rule,
@@ -497,7 +511,9 @@ fn load(opts: &Options) -> Result<Dataset> {
     let mut train = Vec::new();
     let mut held_out = Vec::new();
     let limit = opts.max_positions.unwrap_or(usize::MAX);
-    for (fi, path) in opts.data.iter().enumerate() {
+    let files = opts.data.iter().map(|p| (p, false));
+    let files = files.chain(opts.held_out.iter().map(|p| (p, true)));
+    for (fi, (path, validation)) in files.enumerate() {
         let (h, records) = data::read_file(path)?;
         match rule {
             None => rule = Some(h.rule),
@@ -510,12 +526,17 @@ fn load(opts: &Options) -> Result<Dataset> {
             _ => {}
         }
         headers.push(h);
+        let name = path.file_name().map_or(0, |n| fnv1a(n.as_encoded_bytes()));
         for r in records {
+            if validation {
+                held_out.push((fi, r));
+                continue;
+            }
             if train.len() + held_out.len() >= limit {
                 break;
             }
-            let mut mix = SplitMix64::new(((fi as u64) << 32) ^ r.game as u64);
-            if mix.next_u64().is_multiple_of(HOLD_OUT) {
+            let mut mix = SplitMix64::new(name ^ r.game as u64);
+            if opts.held_out.is_empty() && mix.next_u64().is_multiple_of(HOLD_OUT) {
                 held_out.push((fi, r));
             } else {
                 train.push((fi, r));
@@ -891,6 +912,7 @@ mod tests {
             lr: 0.01,
             result_weight: 0.5,
             policy_weight: 1.0,
+            held_out: Vec::new(),
             max_positions: None,
             seed: 9,
             threads: Some(threads),
@@ -929,6 +951,69 @@ mod tests {
             after.policy_loss < 0.8 * before.policy_loss,
             "{before:?} {after:?}"
         );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_held_out_games_do_not_depend_on_the_other_files() {
+        let dir = std::env::temp_dir().join(format!("fivefold-split-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let make = |name: &str, seed: u64| {
+            let path = dir.join(name);
+            crate::tools::datagen::run(&crate::tools::datagen::Options {
+                out: path.clone(),
+                games: 40,
+                nodes: 100,
+                openings: None,
+                stones: 3,
+                random_plies: 2,
+                rule: Rule::Freestyle,
+                size: 9,
+                threads: Some(2),
+                seed,
+                params: String::new(),
+            })
+            .unwrap();
+            path
+        };
+        let (a, b) = (make("a.data", 11), make("b.data", 12));
+        let opts = |data: Vec<PathBuf>, held_out: Vec<PathBuf>| Options {
+            data,
+            out: dir.join("unused.fnet"),
+            init: None,
+            epochs: 0,
+            batch: 32,
+            lr: 0.01,
+            result_weight: 0.5,
+            policy_weight: 1.0,
+            held_out,
+            max_positions: None,
+            seed: 1,
+            threads: Some(1),
+        };
+        // The held-out games of b: the same with b alone and b listed after a.
+        let games = |ds: &Dataset, file: usize| {
+            let mut g: Vec<u32> = ds
+                .held_out
+                .iter()
+                .filter(|(f, _)| *f == file)
+                .map(|(_, r)| r.game)
+                .collect();
+            g.dedup();
+            g
+        };
+        let alone = load(&opts(vec![b.clone()], vec![])).unwrap();
+        let after = load(&opts(vec![a.clone(), b.clone()], vec![])).unwrap();
+        assert!(!games(&alone, 0).is_empty(), "no game of 40 held out");
+        assert_eq!(games(&alone, 0), games(&after, 1));
+        // With --held-out, exactly that file's positions are held out.
+        let ds = load(&opts(vec![a.clone()], vec![b.clone()])).unwrap();
+        let (_, a_records) = data::read_file(&a).unwrap();
+        let (_, b_records) = data::read_file(&b).unwrap();
+        assert_eq!(ds.train.len(), a_records.len());
+        assert_eq!(ds.held_out.len(), b_records.len());
+        assert!(ds.train.iter().all(|(f, _)| *f == 0));
+        assert!(ds.held_out.iter().all(|(f, _)| *f == 1));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
