@@ -21,6 +21,10 @@ use crate::core::types::{Color, Pos, Rule};
 pub struct ScoredMove {
     pub pos: Pos,
     pub score: i32,
+    /// Where the network's policy ranked the move: tenths of a logit below the node's
+    /// favourite (0 for the favourite, and where there is no policy). It fits in the
+    /// padding after `pos`, so the move stays eight bytes.
+    pub policy_gap: i16,
 }
 
 /// What kind of position the generator found.
@@ -113,6 +117,7 @@ pub fn generate_unsorted(b: &mut Board, out: &mut Vec<ScoredMove>) -> Situation 
         out.push(ScoredMove {
             pos: b.center(),
             score: 0,
+            policy_gap: 0,
         });
         return Situation::Quiet;
     }
@@ -124,6 +129,7 @@ pub fn generate_unsorted(b: &mut Board, out: &mut Vec<ScoredMove>) -> Situation 
             out.push(ScoredMove {
                 pos: p,
                 score: 1_000_000,
+                policy_gap: 0,
             });
             return Situation::Win;
         }
@@ -142,6 +148,7 @@ pub fn generate_unsorted(b: &mut Board, out: &mut Vec<ScoredMove>) -> Situation 
                 out.push(ScoredMove {
                     pos: p,
                     score: order_score(b, p, me),
+                    policy_gap: 0,
                 });
             }
         }
@@ -175,6 +182,7 @@ fn quiet_moves(b: &mut Board, out: &mut Vec<ScoredMove>) {
             out.push(ScoredMove {
                 pos: p,
                 score: order_score(b, p, me),
+                policy_gap: 0,
             });
         }
     }
@@ -228,6 +236,7 @@ fn defend_open_four(b: &mut Board, me: Color, out: &mut Vec<ScoredMove>) {
         out.push(ScoredMove {
             pos: p,
             score: order_score(b, p, me),
+            policy_gap: 0,
         });
     }
 }

@@ -130,6 +130,16 @@ search_params! {
     /// nodes and nodes that answer an open three (ordering units per logit, measured
     /// from the node's best logit; 0 = the policy is not used).
     policy_weight: i32 = 400, 0..=10000;
+    /// Policy pruning: with the network's policy, a quiet move in a non-PV node of depth 1
+    /// to `policy_prune_depth`, once a move that does not lose has been searched, is
+    /// skipped if the policy puts it this far below the node's favourite (tenths of a
+    /// logit; 0 = off).
+    policy_prune: i32 = 0, 0..=1000;
+    /// Deepest depth where policy pruning applies (plies).
+    policy_prune_depth: i32 = 3, 0..=32;
+    /// Policy reduction: with the network's policy, a late quiet move this far below the
+    /// node's favourite is reduced one ply more (tenths of a logit; 0 = off).
+    policy_reduce: i32 = 0, 0..=1000;
 }
 
 /// The row of `name` in [`PARAMS`].

@@ -166,6 +166,13 @@ impl MovePicker {
         Some((i, self.moves[i].pos))
     }
 
+    /// The policy gap ([`ScoredMove::policy_gap`]) of the `i`-th move handed out: how
+    /// far, in tenths of a logit, the network's policy puts it below the node's favourite
+    /// (0 where the node has no policy).
+    pub fn policy_gap(&self, i: usize) -> i32 {
+        self.moves.get(i).map_or(0, |m| i32::from(m.policy_gap))
+    }
+
     /// Whether `p` was one of the ply's killers when the node started.
     pub fn is_killer(&self, p: Pos) -> bool {
         self.killers.contains(&p)
@@ -178,20 +185,27 @@ impl MovePicker {
 }
 
 /// Adds the policy's ordering bonus (see [`MovePicker::new`]) to `moves`, if `e` holds
-/// the policy of `b`: each move's logit in ordering units, less the best of them.
+/// the policy of `b`: each move's logit in ordering units, less the best of them; and
+/// sets each move's [`ScoredMove::policy_gap`].
 fn add_policy(b: &Board, e: &Evaluator, weight: i32, moves: &mut [ScoredMove]) {
     if moves.is_empty() || !e.policy_ready(b) {
         return;
     }
     let view = b.side_to_move();
     let mut best = i32::MIN;
+    let mut best_logit = i16::MIN;
     for m in moves.iter_mut() {
-        let bonus = (e.policy_logit(view, m.pos) * weight as f32) as i32;
+        let logit = e.policy_logit(view, m.pos);
+        let bonus = (logit * weight as f32) as i32;
         best = best.max(bonus);
         m.score += bonus;
+        // The logit in tenths for now, made the gap below the best in the second pass.
+        m.policy_gap = (logit * 10.0).clamp(-16_000.0, 16_000.0) as i16;
+        best_logit = best_logit.max(m.policy_gap);
     }
     for m in moves.iter_mut() {
         m.score -= best;
+        m.policy_gap -= best_logit;
     }
 }
 
@@ -231,6 +245,7 @@ mod tests {
             let mut moves: Vec<ScoredMove> = (0..n)
                 .map(|i| ScoredMove {
                     pos: Pos::new(i % 15, i / 15),
+                    policy_gap: 0,
                     score: match next() % 5 {
                         0 => -100_000,
                         1 => 1_000_000,

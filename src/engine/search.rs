@@ -783,6 +783,10 @@ impl Searcher {
             {
                 break;
             }
+            let policy_gap = picker.policy_gap(i);
+            if best > -MATE_BOUND && quiet && self.policy_prunes(policy_gap, depth, pv_node) {
+                continue;
+            }
             // The table move is never reduced; a quiet killer keeps the plain reduction
             // in a cut node.
             let killer = situation == Situation::Quiet
@@ -791,7 +795,9 @@ impl Searcher {
             let r = if mv == tt_move {
                 0
             } else {
-                self.reduction(depth, i, pv_node, cut_node && !killer)
+                (self.reduction(depth, i, pv_node, cut_node && !killer)
+                    + self.policy_reduction(policy_gap, depth, quiet))
+                .min((depth - 2).max(0))
             };
             let mut ext = forced_ext;
             if let Some(e) = tt_entry.filter(|_| mv == tt_move && ext == 0) {
@@ -1060,6 +1066,23 @@ impl Searcher {
             && i >= mc * depth.max(0) as usize
     }
 
+    /// Policy pruning (see [`Params::policy_prune`]): whether a quiet move that the
+    /// network's policy puts `gap` tenths of a logit below the favourite is skipped.
+    #[inline]
+    fn policy_prunes(&self, gap: i32, depth: i32, pv_node: bool) -> bool {
+        let margin = self.params.policy_prune;
+        margin > 0 && !pv_node && depth <= self.params.policy_prune_depth && gap <= -margin
+    }
+
+    /// Policy reduction (see [`Params::policy_reduce`]): the extra ply for a late quiet
+    /// move that the policy puts `gap` tenths of a logit below the favourite (the child
+    /// still keeps at least one ply).
+    #[inline]
+    fn policy_reduction(&self, gap: i32, depth: i32, quiet: bool) -> i32 {
+        let margin = self.params.policy_reduce;
+        i32::from(margin > 0 && quiet && depth >= 3 && gap <= -margin)
+    }
+
     /// Late-move reduction of the `i`-th move (0-based) of a node at `depth`, in plies:
     /// none for the first move or below depth 3, else [`lmr_reduction`], one ply less in
     /// a PV node and [`Params::cut_reduction`] more for a move expected to fail low in a
@@ -1262,6 +1285,55 @@ mod tests {
                 assert!(r.score >= MATE_BOUND);
             }
         }
+    }
+
+    #[test]
+    fn the_policy_prunes_and_reduces_only_with_the_network() {
+        let limits = Limits {
+            max_depth: Some(7),
+            ..Limits::default()
+        };
+        let mut b = Board::square(15, Rule::Freestyle).unwrap();
+        for p in [(7, 7), (8, 8), (7, 8), (6, 6), (9, 6), (8, 9)] {
+            b.make(Pos::new(p.0, p.1));
+        }
+        let run = |spec: &str, b: &Board| {
+            let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
+            s.params.apply(spec).unwrap();
+            let r = s.search(b, &limits, &mut |_| {});
+            (r.best, r.score, r.nodes)
+        };
+        // Without the network there is no policy: the settings change nothing.
+        assert_eq!(
+            run("use_net=0,policy_prune=5,policy_reduce=5", &b),
+            run("use_net=0", &b)
+        );
+        // With it, moves the policy dislikes are skipped or searched shallower.
+        let plain = run("use_net=1", &b).2;
+        let pruned = run("use_net=1,policy_prune=10,policy_prune_depth=6", &b).2;
+        let reduced = run("use_net=1,policy_reduce=5", &b).2;
+        assert!(pruned < plain, "{pruned} {plain}");
+        assert!(reduced < plain, "{reduced} {plain}");
+        // The tactics stay: an open four is played to its five.
+        let mut f = Board::square(15, Rule::Freestyle).unwrap();
+        for m in [
+            (7, 7),
+            (0, 0),
+            (8, 7),
+            (0, 2),
+            (9, 7),
+            (0, 4),
+            (10, 7),
+            (14, 14),
+        ] {
+            f.make(Pos::new(m.0, m.1));
+        }
+        let (best, score, _) = run("use_net=1,policy_prune=1,policy_prune_depth=32", &f);
+        assert!(
+            [Pos::new(6, 7), Pos::new(11, 7)].contains(&best),
+            "{best:?}"
+        );
+        assert!(score >= MATE_BOUND);
     }
 
     #[test]
