@@ -443,6 +443,641 @@ impl Database {
     }
 }
 
+/// The rule of a key's code.
+fn rule_of_code(code: &str) -> Option<Rule> {
+    [
+        Rule::Freestyle,
+        Rule::Exact,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ]
+    .into_iter()
+    .find(|&r| rule_code(r) == code)
+}
+
+/// The position of a key's text and its side to move; an error for a text that is not
+/// the canonical key of a position.
+pub fn parse_key(text: &str) -> Result<(Board, Color)> {
+    let parts: Vec<&str> = text.split(':').collect();
+    let [rule, size, side, cells] = parts.as_slice() else {
+        bail!("'{text}' is not a position key (rule:WxH:side:cells)");
+    };
+    let rule = rule_of_code(rule).with_context(|| format!("'{rule}' is not a rule"))?;
+    let (w, h) = size
+        .split_once('x')
+        .and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)))
+        .with_context(|| format!("'{size}' is not a board size WxH"))?;
+    let side = match *side {
+        "b" => Color::Black,
+        "w" => Color::White,
+        s => bail!("'{s}' is not a side to move (b or w)"),
+    };
+    let mut board = Board::new(w, h, rule).map_err(anyhow::Error::msg)?;
+    if cells.len() != w * h {
+        bail!("{} cells for a {w}x{h} board", cells.len());
+    }
+    for (i, c) in cells.bytes().enumerate() {
+        let p = Pos::new(i % w, i / w);
+        match c {
+            b'.' => {}
+            b'x' => board.make_color(p, Color::Black),
+            b'o' => board.make_color(p, Color::White),
+            _ => bail!("'{}' is not a cell (., x or o)", char::from(c)),
+        }
+    }
+    board.set_side_to_move(side);
+    if Key::of(&board, side).text != text {
+        bail!("the key is not in its canonical (smallest) form");
+    }
+    Ok((board, side))
+}
+
+/// The number of stones in a key's position.
+fn stones_in(key: &str) -> usize {
+    key.rsplit(':')
+        .next()
+        .map_or(0, |c| c.bytes().filter(|&b| b != b'.').count())
+}
+
+/// One stored position, as read for a walk through the tree or a copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub best: Option<i64>,
+    pub by_user: bool,
+    pub score: Option<i64>,
+    pub depth: i64,
+    pub bound: i64,
+    pub tag: i64,
+    pub text: String,
+}
+
+/// Every position and label of one rule and board size (or of all), in memory, for the
+/// commands that walk the tree of positions (export, delete after a position).
+pub struct Snapshot {
+    pub rows: std::collections::BTreeMap<String, Row>,
+    /// Key -> (square in the key's frame, label).
+    pub labels: std::collections::BTreeMap<String, Vec<(i64, String)>>,
+    /// The stone counts some stored position has.
+    counts: std::collections::HashSet<usize>,
+}
+
+impl Snapshot {
+    /// The moves from `board` (`side` to move) that lead somewhere in the database: a
+    /// square with a label, the position's best move, and the moves to a stored position;
+    /// row by row, each with its label.
+    pub fn moves(&self, board: &Board, side: Color) -> Vec<(Pos, Option<String>)> {
+        let key = Key::of(board, side);
+        let mut found: std::collections::BTreeMap<(usize, usize), Option<String>> =
+            Default::default();
+        for (sq, label) in self.labels.get(&key.text).into_iter().flatten() {
+            if let Some(p) = key.from_stored(*sq).filter(|&p| board.is_empty(p)) {
+                found.insert((p.y(), p.x()), Some(label.clone()));
+            }
+        }
+        if let Some(p) = self
+            .rows
+            .get(&key.text)
+            .and_then(|r| r.best)
+            .and_then(|i| key.from_stored(i))
+            .filter(|&p| board.is_empty(p))
+        {
+            found.entry((p.y(), p.x())).or_insert(None);
+        }
+        let n = board.move_count();
+        if self.counts.contains(&(n + 1)) {
+            let mut b = board.clone();
+            for y in 0..board.height() {
+                for x in 0..board.width() {
+                    let p = Pos::new(x, y);
+                    if !board.is_empty(p) || found.contains_key(&(y, x)) {
+                        continue;
+                    }
+                    b.make_color(p, side);
+                    if self.rows.contains_key(&Key::of(&b, side.opp()).text) {
+                        found.insert((y, x), None);
+                    }
+                    b.unmake();
+                }
+            }
+        }
+        found
+            .into_iter()
+            .map(|((y, x), l)| (Pos::new(x, y), l))
+            .collect()
+    }
+}
+
+/// What a `.lib` import did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LibImport {
+    /// Nodes with a move that were stored.
+    pub nodes: usize,
+    /// Positions that had no record before.
+    pub new_positions: usize,
+    pub texts: usize,
+    pub labels: usize,
+    /// Nodes left out: a move off the board or on a stone, a move-less node inside the
+    /// tree, and everything below them.
+    pub skipped: usize,
+}
+
+/// The most characters a label keeps (as `YXEDITLABELDATABASE` allows).
+const LABEL_CHARS: usize = 64;
+
+struct LibItem {
+    key: String,
+    comment: String,
+    /// Parent key, square in its frame, label.
+    label: Option<(String, i64, String)>,
+}
+
+fn collect_lib(
+    nodes: &[crate::front::renlib::Node],
+    board: &mut Board,
+    side: Color,
+    items: &mut Vec<LibItem>,
+    skipped: &mut usize,
+) {
+    for node in nodes {
+        let Some((x, y)) = node.square else {
+            if board.move_count() == 0 {
+                // Old files: a node for the empty board above the first moves.
+                collect_lib(&node.children, board, side, items, skipped);
+            } else {
+                *skipped += node.count();
+            }
+            continue;
+        };
+        let Some(p) = board.pos(x as i64, y as i64).filter(|&p| board.is_empty(p)) else {
+            *skipped += node.count();
+            continue;
+        };
+        let parent = Key::of(board, side);
+        board.make_color(p, side);
+        board.set_side_to_move(side.opp());
+        let label = node.board_text.chars().take(LABEL_CHARS).collect::<String>();
+        items.push(LibItem {
+            key: Key::of(board, side.opp()).text,
+            comment: node.comment.clone(),
+            label: (!label.is_empty()).then(|| (parent.text.clone(), parent.to_stored(p), label)),
+        });
+        collect_lib(&node.children, board, side.opp(), items, skipped);
+        board.unmake();
+        board.set_side_to_move(side);
+    }
+}
+
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn unescape(s: &str) -> Result<String> {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        out.push(match chars.next() {
+            Some('\\') => '\\',
+            Some('n') => '\n',
+            Some('r') => '\r',
+            Some('t') => '\t',
+            other => bail!("'\\{}' is not an escape (\\\\, \\n, \\r, \\t)", other.unwrap_or(' ')),
+        });
+    }
+    Ok(out)
+}
+
+/// The first line of the text form.
+pub const TEXT_HEADER: &str = "# Fivefold position database as text (YXDBTOTXT; YXTXTTODB reads it back)";
+
+impl Database {
+    /// Every position and label whose key starts with `prefix` ("" for all).
+    pub fn snapshot(&self, prefix: &str) -> Result<Snapshot> {
+        let mut rows = std::collections::BTreeMap::new();
+        let mut counts = std::collections::HashSet::new();
+        let mut stmt = self.conn.prepare(
+            "SELECT key, best, by_user, score, depth, bound, tag, text FROM position
+             WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key",
+        )?;
+        let mut q = stmt.query([prefix])?;
+        while let Some(r) = q.next()? {
+            let key: String = r.get(0)?;
+            counts.insert(stones_in(&key));
+            rows.insert(
+                key,
+                Row {
+                    best: r.get(1)?,
+                    by_user: r.get::<_, i64>(2)? != 0,
+                    score: r.get(3)?,
+                    depth: r.get(4)?,
+                    bound: r.get(5)?,
+                    tag: r.get(6)?,
+                    text: r.get(7)?,
+                },
+            );
+        }
+        let mut labels: std::collections::BTreeMap<String, Vec<(i64, String)>> =
+            Default::default();
+        let mut stmt = self.conn.prepare(
+            "SELECT key, square, label FROM label
+             WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key, square",
+        )?;
+        let mut q = stmt.query([prefix])?;
+        while let Some(r) = q.next()? {
+            labels
+                .entry(r.get::<_, String>(0)?)
+                .or_default()
+                .push((r.get(1)?, r.get(2)?));
+        }
+        Ok(Snapshot {
+            rows,
+            labels,
+            counts,
+        })
+    }
+
+    /// Imports a RenLib tree whose first level are moves from `start` (an empty board
+    /// of the rule and size to import for): each node's position gets a record (an
+    /// empty one if it had none), the node's comment becomes (or is added on a new line
+    /// to) the position's text, its board text the label of its square in the position
+    /// before it. All in one transaction: an error leaves the database as it was.
+    pub fn import_lib(
+        &mut self,
+        nodes: &[crate::front::renlib::Node],
+        start: &Board,
+    ) -> Result<LibImport> {
+        let mut items = Vec::new();
+        let mut stats = LibImport::default();
+        let mut board = start.clone();
+        let side = board.side_to_move();
+        collect_lib(nodes, &mut board, side, &mut items, &mut stats.skipped);
+        stats.nodes = items.len();
+        self.write(|tx| {
+            for item in &items {
+                stats.new_positions +=
+                    tx.execute("INSERT OR IGNORE INTO position (key) VALUES (?1)", [&item.key])?;
+                if !item.comment.is_empty() {
+                    let old: String = tx.query_row(
+                        "SELECT text FROM position WHERE key=?1",
+                        [&item.key],
+                        |r| r.get(0),
+                    )?;
+                    if !old.contains(&item.comment) {
+                        let text = if old.is_empty() {
+                            item.comment.clone()
+                        } else {
+                            format!("{old}\n{}", item.comment)
+                        };
+                        tx.execute(
+                            "UPDATE position SET text=?2 WHERE key=?1",
+                            params![item.key, text],
+                        )?;
+                        stats.texts += 1;
+                    }
+                }
+                if let Some((key, square, label)) = &item.label {
+                    tx.execute(
+                        "INSERT INTO label (key, square, label) VALUES (?1, ?2, ?3)
+                         ON CONFLICT(key, square) DO UPDATE SET label=?3",
+                        params![key, square, label],
+                    )?;
+                    stats.labels += 1;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(stats)
+    }
+
+    /// The RenLib tree of what is stored from the position after `moves` (played from
+    /// the empty `board`, black first): the moves to it, one node each, then every
+    /// move that leads somewhere in the database ([`Snapshot::moves`]) with the position's
+    /// text as its comment and its label as its board text. A position reached again by
+    /// another order of moves is written again without what follows it. Returns the
+    /// first level and the number of nodes.
+    pub fn export_lib(
+        &self,
+        board: &Board,
+        moves: &[Pos],
+    ) -> Result<(Vec<crate::front::renlib::Node>, usize)> {
+        use crate::front::renlib::Node;
+        if board.width() > 15 || board.height() > 15 {
+            bail!(
+                "a RenLib library holds boards up to 15x15, not {}x{}",
+                board.width(),
+                board.height()
+            );
+        }
+        let snap = self.snapshot(&Key::of(board, Color::Black).family())?;
+        let mut b = board.clone();
+        let mut side = Color::Black;
+        for &p in moves {
+            if !b.is_empty(p) {
+                bail!("{},{} is played twice", p.x(), p.y());
+            }
+            b.make_color(p, side);
+            side = side.opp();
+        }
+        b.set_side_to_move(side);
+        fn walk(
+            snap: &Snapshot,
+            b: &mut Board,
+            side: Color,
+            seen: &mut std::collections::HashSet<String>,
+            count: &mut usize,
+        ) -> Vec<Node> {
+            if !seen.insert(Key::of(b, side).text) {
+                return Vec::new();
+            }
+            let mut out = Vec::new();
+            // Moves to the same position (images of each other on a symmetric board)
+            // are written once, on a labelled square if one has a label.
+            let moves: Vec<(Pos, Option<String>, String)> = snap
+                .moves(b, side)
+                .into_iter()
+                .map(|(p, label)| {
+                    b.make_color(p, side);
+                    let key = Key::of(b, side.opp()).text;
+                    b.unmake();
+                    (p, label, key)
+                })
+                .collect();
+            let labelled: std::collections::HashSet<&str> = moves
+                .iter()
+                .filter(|m| m.1.is_some())
+                .map(|m| m.2.as_str())
+                .collect();
+            let mut written = std::collections::HashSet::new();
+            for (p, label, key) in moves.iter().cloned() {
+                if label.is_none() && (labelled.contains(key.as_str()) || !written.insert(key.clone())) {
+                    continue;
+                }
+                written.insert(key.clone());
+                b.make_color(p, side);
+                b.set_side_to_move(side.opp());
+                let text = snap
+                    .rows
+                    .get(&key)
+                    .map(|r| r.text.clone())
+                    .unwrap_or_default();
+                *count += 1;
+                let children = walk(snap, b, side.opp(), seen, count);
+                out.push(Node {
+                    square: Some((p.x(), p.y())),
+                    comment: text,
+                    board_text: label.unwrap_or_default(),
+                    mark: false,
+                    children,
+                });
+                b.unmake();
+                b.set_side_to_move(side);
+            }
+            out
+        }
+        let mut count = 0;
+        let mut nodes = walk(&snap, &mut b, side, &mut Default::default(), &mut count);
+        // The moves to the position, innermost first.
+        for (i, &p) in moves.iter().enumerate().rev() {
+            let mut before = board.clone();
+            let mut s = Color::Black;
+            for &q in &moves[..i] {
+                before.make_color(q, s);
+                s = s.opp();
+            }
+            let key = Key::of(&before, s);
+            before.make_color(p, s);
+            let text = snap
+                .rows
+                .get(&Key::of(&before, s.opp()).text)
+                .map(|r| r.text.clone())
+                .unwrap_or_default();
+            let label = snap
+                .labels
+                .get(&key.text)
+                .and_then(|l| l.iter().find(|(sq, _)| *sq == key.to_stored(p)))
+                .map(|(_, l)| l.clone())
+                .unwrap_or_default();
+            count += 1;
+            nodes = vec![Node {
+                square: Some((p.x(), p.y())),
+                comment: text,
+                board_text: label,
+                mark: false,
+                children: nodes,
+            }];
+        }
+        Ok((nodes, count))
+    }
+
+    /// The database (positions whose key starts with `prefix`, "" for all) as text:
+    /// [`TEXT_HEADER`], then one line a position and one a label, tab-separated, texts
+    /// escaped. Returns the text and the numbers of positions and labels.
+    pub fn to_text(&self, prefix: &str) -> Result<(String, usize, usize)> {
+        let snap = self.snapshot(prefix)?;
+        let mut out = format!(
+            "{TEXT_HEADER}\n# position\tkey\tbest\tby_user\tscore\tdepth\tbound\ttag\ttext\n# label\tkey\tsquare\tlabel\n"
+        );
+        let opt = |v: Option<i64>| v.map(|v| v.to_string()).unwrap_or_default();
+        for (key, r) in &snap.rows {
+            out.push_str(&format!(
+                "position\t{key}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+                opt(r.best),
+                u8::from(r.by_user),
+                opt(r.score),
+                r.depth,
+                r.bound,
+                r.tag,
+                escape(&r.text)
+            ));
+        }
+        let mut n_labels = 0;
+        for (key, list) in &snap.labels {
+            for (sq, label) in list {
+                out.push_str(&format!("label\t{key}\t{sq}\t{}\n", escape(label)));
+                n_labels += 1;
+            }
+        }
+        Ok((out, snap.rows.len(), n_labels))
+    }
+
+    /// Reads the text form ([`Database::to_text`]) into the database: each line's
+    /// record or label replaces the stored one. Every line is checked first; an error
+    /// names the line and nothing is written. Returns the numbers of positions and labels.
+    pub fn from_text(&mut self, text: &str) -> Result<(usize, usize)> {
+        let mut rows = Vec::new();
+        let mut labels = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim_end_matches('\r');
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let f: Vec<&str> = line.split('\t').collect();
+            let parsed = (|| -> Result<()> {
+                let num = |s: &str, what: &str| -> Result<i64> {
+                    s.trim()
+                        .parse::<i64>()
+                        .with_context(|| format!("'{s}' is not a number ({what})"))
+                };
+                let opt = |s: &str, what: &str| -> Result<Option<i64>> {
+                    if s.trim().is_empty() {
+                        Ok(None)
+                    } else {
+                        num(s, what).map(Some)
+                    }
+                };
+                match f.as_slice() {
+                    ["position", key, best, by_user, score, depth, bound, tag, text] => {
+                        let (b, _) = parse_key(key)?;
+                        let best = opt(best, "best")?;
+                        if best.is_some_and(|i| !(0..(b.width() * b.height()) as i64).contains(&i))
+                        {
+                            bail!("best move {} is off the board", best.unwrap_or(0));
+                        }
+                        rows.push((
+                            key.to_string(),
+                            Row {
+                                best,
+                                by_user: num(by_user, "by_user")? != 0,
+                                score: opt(score, "score")?
+                                    .map(|s| s.clamp(-(crate::core::types::MATE as i64), crate::core::types::MATE as i64)),
+                                depth: num(depth, "depth")?.clamp(0, 1000),
+                                bound: num(bound, "bound")?.clamp(0, 3),
+                                tag: num(tag, "tag")?.max(0),
+                                text: unescape(text)?,
+                            },
+                        ));
+                    }
+                    ["label", key, square, label] => {
+                        let (b, _) = parse_key(key)?;
+                        let sq = num(square, "square")?;
+                        if !(0..(b.width() * b.height()) as i64).contains(&sq) {
+                            bail!("square {sq} is off the board");
+                        }
+                        labels.push((key.to_string(), sq, unescape(label)?));
+                    }
+                    _ => bail!(
+                        "expected 'position' and 8 fields or 'label' and 3, tab-separated"
+                    ),
+                }
+                Ok(())
+            })();
+            parsed.with_context(|| format!("line {}", i + 1))?;
+        }
+        self.write(|tx| {
+            for (key, r) in &rows {
+                tx.execute(
+                    "INSERT INTO position (key, best, by_user, score, depth, bound, tag, text)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                     ON CONFLICT(key) DO UPDATE SET best=?2, by_user=?3, score=?4, depth=?5,
+                         bound=?6, tag=?7, text=?8",
+                    params![key, r.best, r.by_user as i64, r.score, r.depth, r.bound, r.tag, r.text],
+                )?;
+            }
+            for (key, sq, label) in &labels {
+                tx.execute(
+                    "INSERT INTO label (key, square, label) VALUES (?1, ?2, ?3)
+                     ON CONFLICT(key, square) DO UPDATE SET label=?3",
+                    params![key, sq, label],
+                )?;
+            }
+            Ok(())
+        })?;
+        Ok((rows.len(), labels.len()))
+    }
+
+    /// The positions whose key starts with `prefix` as move lists (`h8 i9 h10`, black
+    /// first, colours alternating), one a line; positions whose stones and side to move
+    /// no such game gives (and the empty board) are left out. Returns the text, the number
+    /// of lines and the number left out.
+    pub fn to_positions(&self, prefix: &str) -> Result<(String, usize, usize)> {
+        let snap = self.snapshot(prefix)?;
+        let (mut out, mut n, mut left) = (String::new(), 0, 0);
+        for key in snap.rows.keys() {
+            let Ok((b, side)) = parse_key(key) else {
+                left += 1;
+                continue;
+            };
+            let stones = |c| b.squares().filter(|&p| b.stone(p) == Some(c)).collect::<Vec<_>>();
+            let (black, white) = (stones(Color::Black), stones(Color::White));
+            let fits = match side {
+                Color::Black => black.len() == white.len(),
+                Color::White => black.len() == white.len() + 1,
+            };
+            if !fits || black.is_empty() {
+                left += 1;
+                continue;
+            }
+            let mut names = Vec::new();
+            for i in 0..black.len() {
+                names.push(crate::core::notation::square_name(black[i], b.height()));
+                if let Some(&w) = white.get(i) {
+                    names.push(crate::core::notation::square_name(w, b.height()));
+                }
+            }
+            out.push_str(&names.join(" "));
+            out.push('\n');
+            n += 1;
+        }
+        Ok((out, n, left))
+    }
+
+    /// `YXDBFIX`: SQLite's integrity check, the indexes rebuilt (`REINDEX`), records whose
+    /// key is not a canonical position key removed, the file compacted (`VACUUM`) and the
+    /// log folded in, then the check again. Returns what was done, one line each, and the
+    /// problems the last check still finds (empty when the file is sound).
+    pub fn fix(&mut self) -> Result<(Vec<String>, Vec<String>)> {
+        let mut done = Vec::new();
+        let before = self.integrity_check()?;
+        if before == ["ok"] {
+            done.push("integrity check: ok".to_string());
+        } else {
+            done.push(format!("integrity check: {} problems", before.len()));
+        }
+        self.conn.execute_batch("REINDEX")?;
+        done.push("indexes rebuilt".to_string());
+        let snap = self.snapshot("")?;
+        let bad: Vec<String> = snap
+            .rows
+            .keys()
+            .chain(snap.labels.keys())
+            .filter(|k| parse_key(k).is_err())
+            .cloned()
+            .collect();
+        self.write(|tx| {
+            for k in &bad {
+                tx.execute("DELETE FROM position WHERE key=?1", [k])?;
+                tx.execute("DELETE FROM label WHERE key=?1", [k])?;
+            }
+            Ok(())
+        })?;
+        done.push(format!(
+            "{} unreadable record{} removed",
+            bad.len(),
+            if bad.len() == 1 { "" } else { "s" }
+        ));
+        self.conn.execute_batch("VACUUM")?;
+        self.checkpoint()?;
+        done.push(format!("file compacted, {} positions", self.len()?));
+        let after = self.integrity_check()?;
+        let problems = if after == ["ok"] { Vec::new() } else { after };
+        Ok((done, problems))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
