@@ -279,23 +279,28 @@ fn other_commands_save_check_and_delete_all() {
     assert_eq!(b.line(), "MESSAGE DATABASE SAVE DONE");
     b.send("yxdbcheck");
     assert_eq!(b.line(), "MESSAGE database check: ok, 1 position");
-    // A filtered delete is refused whole.
-    let e = exchange(&mut b, "yxdeletedatabaseall wl", &[(7, 7)]);
-    assert!(e[0].starts_with("ERROR YXDELETEDATABASEALL: "), "{e:?}");
+    // A filter Yixin-Board does not send is refused whole.
+    let e = exchange(&mut b, "yxdeletedatabaseall wlx", &[(7, 7)]);
+    assert!(
+        e[0].starts_with("ERROR YXDELETEDATABASEALL: 'WLX' is not a filter"),
+        "{e:?}"
+    );
+    // dbdel all after a move: only the positions after it go (none here).
+    for cmd in ["yxdeletedatabaseall wl", "yxdeletedatabaseall"] {
+        assert_eq!(
+            exchange(&mut b, cmd, &[(7, 7)]),
+            [
+                "MESSAGE database: deleted 0 positions after this one",
+                "MESSAGE DATABASE REFRESH",
+                "MESSAGE DATABASE DONE"
+            ]
+        );
+    }
     assert_eq!(
         exchange(&mut b, "yxquerydatabaseone", &[(7, 7)]),
         ["MESSAGE DATABASE ONE 0 0 9 0"]
     );
-    // dbdel all after a move: only the positions after it would go; not supported, so
-    // nothing is deleted. From the empty board: everything of this rule and size, and
-    // the (now empty) marks.
-    let e = exchange(&mut b, "yxdeletedatabaseall", &[(7, 7)]);
-    assert!(
-        e[0].starts_with(
-            "ERROR YXDELETEDATABASEALL: deleting the positions after a position is not supported"
-        ),
-        "{e:?}"
-    );
+    // From the empty board: everything of this rule and size, and the (now empty) marks.
     assert_eq!(
         exchange(&mut b, "yxdeletedatabaseall", &[]),
         ["MESSAGE DATABASE REFRESH", "MESSAGE DATABASE DONE"]
@@ -723,4 +728,37 @@ fn bad_files_are_errors_and_the_game_goes_on() {
     assert_eq!(b.line(), "MESSAGE database check: ok, 4 positions");
     b.send("INFO timeout_turn 100");
     expect_move(&b.ask("BEGIN"));
+}
+
+/// `dbdel all w`, `nonwl`, `wl recursive` from Yixin-Board's menu, on the small library.
+#[test]
+fn delete_all_filters_walk_the_positions_after_one() {
+    let path = temp_db("delfilter");
+    let dir = path.parent().unwrap().to_path_buf();
+    let lib = dir.join("small.lib");
+    std::fs::write(&lib, small_lib()).unwrap();
+    let mut b = with_db(&path);
+    file_command(&mut b, "yxlibtodb", &lib);
+    // i8 is marked a win ('w' = 119) for black, who plays it.
+    exchange(&mut b, "yxedittvddatabase 1 119 0 0", &[(7, 7), (8, 7)]);
+    // wl recursive from the empty board: h8 is neither, so the walk stops there.
+    assert_eq!(
+        exchange(&mut b, "yxdeletedatabaseall wlrecursive", &[])[0],
+        "MESSAGE database: deleted 0 positions after this one"
+    );
+    assert_eq!(
+        exchange(&mut b, "yxdeletedatabaseall w", &[(7, 7)])[0],
+        "MESSAGE database: deleted 1 position after this one"
+    );
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabasetext", &[(7, 7), (8, 7)]),
+        ["MESSAGE DATABASE TEXT \"\""]
+    );
+    // nonwl: i9 and h9 after it.
+    assert_eq!(
+        exchange(&mut b, "yxdeletedatabaseall nonwl", &[(7, 7)])[0],
+        "MESSAGE database: deleted 2 positions after this one"
+    );
+    b.send("yxdbcheck");
+    assert_eq!(b.line(), "MESSAGE database check: ok, 1 position");
 }

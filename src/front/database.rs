@@ -568,6 +568,95 @@ impl Snapshot {
     }
 }
 
+/// Which positions `YXDELETEDATABASEALL` deletes after a position, as Yixin-Board's
+/// "delete all" menu sends it (`w`, `l`, `wl`, `nonwl`, `wlnostep`, `wlinstep n`, each
+/// also with `recursive` appended). Win and loss are as the GUI shows the move into the
+/// position: for the side that played it (the tag's first letter, `w` or `l`, or else a
+/// proven win or loss in the stored score).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeleteFilter {
+    All,
+    Win,
+    Loss,
+    WinLoss,
+    NonWinLoss,
+    /// A win or loss without the number of plies to the five.
+    WinLossNoStep,
+    /// A win or loss in at most this many plies.
+    WinLossInStep(i64),
+}
+
+impl DeleteFilter {
+    /// The filter and whether it is `recursive` (the walk stops at a position the filter
+    /// keeps, instead of looking on past it). Empty text: every position.
+    pub fn parse(text: &str) -> Result<(DeleteFilter, bool)> {
+        let mut words = text.split_whitespace();
+        let Some(word) = words.next() else {
+            return Ok((DeleteFilter::All, false));
+        };
+        let word = word.to_ascii_uppercase();
+        let (name, recursive) = match word.strip_suffix("RECURSIVE") {
+            Some(n) => (n, true),
+            None => (word.as_str(), false),
+        };
+        let filter = match name {
+            "W" => DeleteFilter::Win,
+            "L" => DeleteFilter::Loss,
+            "WL" => DeleteFilter::WinLoss,
+            "NONWL" => DeleteFilter::NonWinLoss,
+            "WLNOSTEP" => DeleteFilter::WinLossNoStep,
+            "WLINSTEP" => {
+                let n = words
+                    .next()
+                    .and_then(|w| w.parse::<i64>().ok())
+                    .context("wlinstep needs the number of plies")?;
+                DeleteFilter::WinLossInStep(n)
+            }
+            _ => bail!("'{word}' is not a filter (w, l, wl, nonwl, wlnostep, wlinstep n, each with or without recursive)"),
+        };
+        if let Some(extra) = words.next() {
+            bail!("'{extra}' after the filter");
+        }
+        Ok((filter, recursive))
+    }
+
+    /// Whether the filter deletes a position with this record (`None`: no record).
+    fn matches(self, row: Option<&Row>) -> bool {
+        if self == DeleteFilter::All {
+            return true;
+        }
+        // (win: true / loss: false, plies to the five if known), for the mover.
+        let result = row.and_then(|r| {
+            let mut tag = Vec::new();
+            let mut t = r.tag;
+            while t > 0 {
+                tag.push((t % 256) as u8);
+                t /= 256;
+            }
+            tag.reverse();
+            let plies_of_score = r
+                .score
+                .and_then(|s| mate_plies(-(s.clamp(-32_000, 32_000) as Score)));
+            match tag.first().map(u8::to_ascii_lowercase) {
+                Some(c @ (b'w' | b'l')) => {
+                    let n = std::str::from_utf8(&tag[1..]).ok().and_then(|n| n.parse::<i64>().ok());
+                    Some((c == b'w', n.or(plies_of_score.map(|p| i64::from(p.abs())))))
+                }
+                _ => plies_of_score.map(|p| (p > 0, Some(i64::from(p.abs())))),
+            }
+        });
+        match self {
+            DeleteFilter::All => true,
+            DeleteFilter::Win => matches!(result, Some((true, _))),
+            DeleteFilter::Loss => matches!(result, Some((false, _))),
+            DeleteFilter::WinLoss => result.is_some(),
+            DeleteFilter::NonWinLoss => result.is_none(),
+            DeleteFilter::WinLossNoStep => matches!(result, Some((_, None))),
+            DeleteFilter::WinLossInStep(n) => matches!(result, Some((_, Some(k))) if k <= n),
+        }
+    }
+}
+
 /// What a `.lib` import did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LibImport {
@@ -881,6 +970,50 @@ impl Database {
             }];
         }
         Ok((nodes, count))
+    }
+
+    /// Deletes what the filter picks among the positions after `board` (`side` to move),
+    /// walking every move that leads somewhere in the database ([`Snapshot::moves`]);
+    /// `recursive`: not past a position the filter keeps. The position itself stays.
+    /// Returns the number of positions deleted.
+    pub fn delete_after(
+        &mut self,
+        board: &Board,
+        side: Color,
+        filter: DeleteFilter,
+        recursive: bool,
+    ) -> Result<usize> {
+        let snap = self.snapshot(&Key::of(board, side).family())?;
+        let mut doomed = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut stack = vec![(board.clone(), side)];
+        while let Some((mut b, side)) = stack.pop() {
+            for (p, _) in snap.moves(&b, side) {
+                b.make_color(p, side);
+                let key = Key::of(&b, side.opp()).text;
+                if seen.insert(key.clone()) {
+                    let row = snap.rows.get(&key);
+                    let hit = filter.matches(row);
+                    if hit && (row.is_some() || snap.labels.contains_key(&key)) {
+                        doomed.push(key);
+                    }
+                    if hit || !recursive {
+                        let mut child = b.clone();
+                        child.set_side_to_move(side.opp());
+                        stack.push((child, side.opp()));
+                    }
+                }
+                b.unmake();
+            }
+        }
+        self.write(|tx| {
+            for k in &doomed {
+                tx.execute("DELETE FROM position WHERE key=?1", [k])?;
+                tx.execute("DELETE FROM label WHERE key=?1", [k])?;
+            }
+            Ok(())
+        })?;
+        Ok(doomed.len())
     }
 
     /// The database (positions whose key starts with `prefix`, "" for all) as text:

@@ -1481,17 +1481,17 @@ impl Session {
             DbCommand::EditText(text) => db.update(&key, |r| r.text = text.clone())?,
             DbCommand::DeleteOne => db.delete(&key)?,
             DbCommand::DeleteAll { filter } => {
-                // Yixin-Board means the positions that follow the one on its board.
-                if !filter.is_empty() {
-                    anyhow::bail!(
-                        "deleting by filter ('{}') is not supported; nothing was deleted",
-                        clean(filter)
-                    );
-                }
-                if !stones.is_empty() {
-                    anyhow::bail!(
-                        "deleting the positions after a position is not supported; nothing was deleted (from the empty board it deletes every position of this rule and board size)"
-                    );
+                // Yixin-Board means the positions that follow the one on its board (from
+                // the empty board with no filter: every position of this rule and size).
+                let (f, recursive) = database::DeleteFilter::parse(filter)
+                    .map_err(|e| anyhow::anyhow!("{e}; nothing was deleted"))?;
+                if f != database::DeleteFilter::All || !stones.is_empty() {
+                    let n = db.delete_after(&board, side, f, recursive)?;
+                    out.line(&format!(
+                        "MESSAGE database: deleted {n} position{} after this one",
+                        if n == 1 { "" } else { "s" }
+                    ));
+                    return self.database_command(&DbCommand::QueryAll { text: false }, stones);
                 }
                 db.delete_all_like(&key)?;
                 // The board's marks as they are now, as after any change of the tree.
