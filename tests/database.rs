@@ -762,3 +762,46 @@ fn delete_all_filters_walk_the_positions_after_one() {
     b.send("yxdbcheck");
     assert_eq!(b.line(), "MESSAGE database check: ok, 1 position");
 }
+
+/// `dbsplit` (after Yixin-Board's `yxboard` of its position) and `dbmerge`.
+#[test]
+fn split_and_merge_files() {
+    let path = temp_db("split");
+    let dir = path.parent().unwrap().to_path_buf();
+    let lib = dir.join("small.lib");
+    std::fs::write(&lib, small_lib()).unwrap();
+    let mut b = with_db(&path);
+    file_command(&mut b, "yxlibtodb", &lib);
+    // The board: h8 then i9, the engine (black) to move.
+    b.send("start 15\nyxboard\n7,7,1\n8,6,2\ndone");
+    assert_eq!(b.line(), "OK");
+    let part = dir.join("part.db");
+    assert_eq!(
+        file_command(&mut b, "yxdbsplit", &part),
+        [format!(
+            "MESSAGE database: wrote 3 positions (this position, the way to it and what follows it) to {}",
+            part.display()
+        )]
+    );
+    let e = file_command(&mut b, "yxdbsplit", &path);
+    assert!(e[0].contains("is the database itself"), "{e:?}");
+    drop(b);
+    let mut b = with_db(&part);
+    b.send("yxdbcheck");
+    assert_eq!(b.line(), "MESSAGE database check: ok, 3 positions");
+    assert_eq!(
+        file_command(&mut b, "yxdbmerge", &path),
+        [format!(
+            "MESSAGE database: merged 1 of 4 positions from {}",
+            path.display()
+        )]
+    );
+    let e = file_command(&mut b, "yxdbmerge", &dir.join("missing.db"));
+    assert!(e[0].starts_with("ERROR YXDBMERGE: "), "{e:?}");
+    b.send("yxdbcheck");
+    assert_eq!(b.line(), "MESSAGE database check: ok, 4 positions");
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseone", &[(7, 7), (8, 7)]),
+        ["MESSAGE DATABASE ONE 0 0 0 0 D"]
+    );
+}

@@ -750,6 +750,17 @@ fn unescape(s: &str) -> Result<String> {
     Ok(out)
 }
 
+/// Stores a whole row, replacing the one under `key`.
+fn put_row(tx: &rusqlite::Transaction<'_>, key: &str, r: &Row) -> rusqlite::Result<usize> {
+    tx.execute(
+        "INSERT INTO position (key, best, by_user, score, depth, bound, tag, text)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT(key) DO UPDATE SET best=?2, by_user=?3, score=?4, depth=?5,
+             bound=?6, tag=?7, text=?8",
+        params![key, r.best, r.by_user as i64, r.score, r.depth, r.bound, r.tag, r.text],
+    )
+}
+
 /// The first line of the text form.
 pub const TEXT_HEADER: &str = "# Fivefold position database as text (YXDBTOTXT; YXTXTTODB reads it back)";
 
@@ -1014,6 +1025,112 @@ impl Database {
             Ok(())
         })?;
         Ok(doomed.len())
+    }
+
+    /// Copies `other`'s positions and labels into this database (`YXDBMERGE`): a position
+    /// new here is copied whole; one stored in both takes the other's result when it is
+    /// deeper (or a person's choice where this one has none) unless a person chose this
+    /// one's move, and its text and tag where this one has none; labels are added where
+    /// this one has none. Returns the positions written and the positions in `other`.
+    pub fn merge_from(&mut self, other: &Database) -> Result<(usize, usize)> {
+        let theirs = other.snapshot("")?;
+        let ours = self.snapshot("")?;
+        let mut writes = Vec::new();
+        for (key, t) in &theirs.rows {
+            let merged = match ours.rows.get(key) {
+                None => t.clone(),
+                Some(o) => {
+                    let mut m = o.clone();
+                    let take = !o.by_user && (t.by_user || (t.best.is_some() && t.depth > o.depth));
+                    if take {
+                        m.best = t.best;
+                        m.by_user = t.by_user;
+                        m.score = t.score;
+                        m.depth = t.depth;
+                        m.bound = t.bound;
+                    }
+                    if m.text.is_empty() {
+                        m.text = t.text.clone();
+                    }
+                    if m.tag == 0 {
+                        m.tag = t.tag;
+                    }
+                    if &m == o {
+                        continue;
+                    }
+                    m
+                }
+            };
+            writes.push((key, merged));
+        }
+        self.write(|tx| {
+            for (key, r) in &writes {
+                put_row(tx, key, r)?;
+            }
+            for (key, list) in &theirs.labels {
+                for (sq, label) in list {
+                    tx.execute(
+                        "INSERT OR IGNORE INTO label (key, square, label) VALUES (?1, ?2, ?3)",
+                        params![key, sq, label],
+                    )?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok((writes.len(), theirs.rows.len()))
+    }
+
+    /// Copies into `other` (`YXDBSPLIT`) the positions on the way to the one after
+    /// `moves` (played from the empty `board`, black first), that position and every
+    /// position after it ([`Snapshot::moves`]), with their labels. Returns the number of
+    /// positions copied.
+    pub fn split_into(&self, other: &mut Database, board: &Board, moves: &[Pos]) -> Result<usize> {
+        let snap = self.snapshot(&Key::of(board, Color::Black).family())?;
+        let mut keys = vec![Key::of(board, Color::Black).text];
+        let mut b = board.clone();
+        let mut side = Color::Black;
+        for &p in moves {
+            if !b.is_empty(p) {
+                bail!("{},{} is played twice", p.x(), p.y());
+            }
+            b.make_color(p, side);
+            side = side.opp();
+            keys.push(Key::of(&b, side).text);
+        }
+        b.set_side_to_move(side);
+        let mut seen: std::collections::HashSet<String> = keys.iter().cloned().collect();
+        let mut stack = vec![(b, side)];
+        while let Some((mut b, side)) = stack.pop() {
+            for (p, _) in snap.moves(&b, side) {
+                b.make_color(p, side);
+                let key = Key::of(&b, side.opp()).text;
+                if seen.insert(key.clone()) {
+                    keys.push(key);
+                    let mut child = b.clone();
+                    child.set_side_to_move(side.opp());
+                    stack.push((child, side.opp()));
+                }
+                b.unmake();
+            }
+        }
+        let mut n = 0;
+        other.write(|tx| {
+            for key in &keys {
+                if let Some(r) = snap.rows.get(key) {
+                    put_row(tx, key, r)?;
+                    n += 1;
+                }
+                for (sq, label) in snap.labels.get(key).into_iter().flatten() {
+                    tx.execute(
+                        "INSERT INTO label (key, square, label) VALUES (?1, ?2, ?3)
+                         ON CONFLICT(key, square) DO UPDATE SET label=?3",
+                        params![key, sq, label],
+                    )?;
+                }
+            }
+            Ok(())
+        })?;
+        Ok(n)
     }
 
     /// The database (positions whose key starts with `prefix`, "" for all) as text:

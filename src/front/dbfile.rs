@@ -17,6 +17,10 @@
 //!   size (or all) as tab-separated text ([`Database::to_text`]); `YXTXTTODB path` reads
 //!   that text back, replacing the records it holds.
 //! - `YXDBTOPOS path`: the positions of this rule and board size as move lists, one a line.
+//! - `YXDBMERGE path`: copies another database file into this one
+//!   ([`Database::merge_from`]); `YXDBSPLIT path`: copies the current position, the way to
+//!   it and what follows it into another file, created if missing
+//!   ([`Database::split_into`]).
 //! - `YXDBFIX`: [`Database::fix`].
 
 use crate::core::board::Board;
@@ -55,6 +59,14 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
+/// Whether two paths name one file (both existing).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// The largest file read (a `.lib` or a text form): 256 MiB.
 const MAX_READ: u64 = 256 << 20;
 
@@ -88,7 +100,7 @@ pub fn run(
     let name = cmd.name();
     let result = match db {
         None => Err(anyhow::anyhow!("no database; send YXSETDATABASE first")),
-        Some(_) if readonly && matches!(cmd, DbFile::LibToDb | DbFile::TxtToDb) => Err(
+        Some(_) if readonly && matches!(cmd, DbFile::LibToDb | DbFile::TxtToDb | DbFile::Merge) => Err(
             anyhow::anyhow!("the database is read-only (INFO database_readonly 1); nothing changed"),
         ),
         Some(db) => file_command(db, cmd, Path::new(path), at),
@@ -107,6 +119,19 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
     let empty = Board::new(at.width, at.height, at.rule).map_err(anyhow::Error::msg)?;
     let family = Key::of(&empty, Color::Black).family();
     let start = Instant::now();
+    // The game's moves, black first and colours alternating (the position of `YXBOARD`).
+    let game_moves = || -> Result<Vec<Pos>> {
+        let mut color = Color::Black;
+        let mut moves = Vec::new();
+        for &(p, c) in at.moves {
+            if c != color {
+                bail!("the current position is not a game from the empty board with black first and colours alternating; send it with YXBOARD");
+            }
+            moves.push(p);
+            color = color.opp();
+        }
+        Ok(moves)
+    };
     let lines = match cmd {
         DbFile::LibToDb => {
             if at.width > 15 || at.height > 15 {
@@ -136,16 +161,7 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
             vec![line]
         }
         DbFile::DbToLib => {
-            let mut color = Color::Black;
-            let mut moves = Vec::new();
-            for &(p, c) in at.moves {
-                if c != color {
-                    bail!("the current position is not a game from the empty board with black first and colours alternating; send it with YXBOARD");
-                }
-                moves.push(p);
-                color = color.opp();
-            }
-            let (tree, n) = db.export_lib(&empty, &moves)?;
+            let (tree, n) = db.export_lib(&empty, &game_moves()?)?;
             write_file(path, &renlib::write(&tree)?)?;
             vec![format!(
                 "MESSAGE database: exported {} to {shown}",
@@ -189,6 +205,33 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
                 ));
             }
             vec![line]
+        }
+        DbFile::Merge => {
+            if !path.is_file() {
+                bail!("{shown} is not a file; nothing was merged");
+            }
+            if same_file(path, db.path()) {
+                bail!("{shown} is the database itself; nothing was merged");
+            }
+            let other = Database::open(path)?;
+            let (n, total) = db.merge_from(&other)?;
+            vec![format!(
+                "MESSAGE database: merged {n} of {} from {shown}",
+                plural(total, "position")
+            )]
+        }
+        DbFile::Split => {
+            if same_file(path, db.path()) {
+                bail!("{shown} is the database itself; nothing was written");
+            }
+            let moves = game_moves()?;
+            let mut other = Database::open(path)?;
+            let n = db.split_into(&mut other, &empty, &moves)?;
+            other.checkpoint()?;
+            vec![format!(
+                "MESSAGE database: wrote {} (this position, the way to it and what follows it) to {shown}",
+                plural(n, "position")
+            )]
         }
     };
     log::info!("{} {shown}: {:?}", cmd.name(), start.elapsed());

@@ -122,6 +122,10 @@ pub enum DbFile {
     TxtToDb,
     /// `YXDBTOPOS`: the positions of this rule and board size as move lists.
     DbToPos,
+    /// `YXDBMERGE`: copy another database file into this one.
+    Merge,
+    /// `YXDBSPLIT`: copy the current position and what follows it into another file.
+    Split,
 }
 
 impl DbFile {
@@ -133,6 +137,8 @@ impl DbFile {
             DbFile::DbToTxt { all: true } => "YXDBTOTXTALL",
             DbFile::TxtToDb => "YXTXTTODB",
             DbFile::DbToPos => "YXDBTOPOS",
+            DbFile::Merge => "YXDBMERGE",
+            DbFile::Split => "YXDBSPLIT",
         }
     }
 }
@@ -260,8 +266,6 @@ const UNSUPPORTED: &[(&str, bool, bool)] = &[
     ("YXPRINTFEATURE", false, false),
     ("YXHASHDUMP", false, true),
     ("YXHASHLOAD", false, true),
-    ("YXDBMERGE", false, true),
-    ("YXDBSPLIT", false, true),
 ];
 
 /// Parses one command line.
@@ -416,13 +420,16 @@ pub fn parse(line: &str) -> Command {
         "YXSAVEDATABASE" => Command::SaveDatabase,
         "YXDBCHECK" => Command::DbCheck,
         "YXDBFIX" => Command::DbFix,
-        "YXLIBTODB" | "YXDBTOLIB" | "YXDBTOTXT" | "YXDBTOTXTALL" | "YXTXTTODB" | "YXDBTOPOS" => {
+        "YXLIBTODB" | "YXDBTOLIB" | "YXDBTOTXT" | "YXDBTOTXTALL" | "YXTXTTODB" | "YXDBTOPOS"
+        | "YXDBMERGE" | "YXDBSPLIT" => {
             let cmd = match name.as_str() {
                 "YXLIBTODB" => DbFile::LibToDb,
                 "YXDBTOLIB" => DbFile::DbToLib,
                 "YXDBTOTXT" => DbFile::DbToTxt { all: false },
                 "YXDBTOTXTALL" => DbFile::DbToTxt { all: true },
                 "YXTXTTODB" => DbFile::TxtToDb,
+                "YXDBMERGE" => DbFile::Merge,
+                "YXDBSPLIT" => DbFile::Split,
                 _ => DbFile::DbToPos,
             };
             Command::DbFile {
@@ -1010,14 +1017,6 @@ mod tests {
                 arg_line: false
             }
         );
-        assert_eq!(
-            parse("yxdbmerge"),
-            Command::Unsupported {
-                name: "yxdbmerge".into(),
-                block: false,
-                arg_line: true
-            }
-        );
         assert_eq!(parse("\u{1}\u{2}x"), Command::Unknown("??x".into()));
     }
 
@@ -1044,6 +1043,8 @@ mod tests {
             ("yxdbtotxt", DbFile::DbToTxt { all: false }),
             ("yxtxttodb", DbFile::TxtToDb),
             ("yxdbtopos", DbFile::DbToPos),
+            ("yxdbmerge", DbFile::Merge),
+            ("yxdbsplit", DbFile::Split),
         ] {
             assert_eq!(
                 parse(line),
