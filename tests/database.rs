@@ -576,13 +576,19 @@ fn a_hand_made_lib_imports_to_its_positions() {
     let pos = dir.join("positions.txt");
     assert_eq!(
         file_command(&mut b, "yxdbtopos", &pos),
-        [format!("MESSAGE database: wrote 4 positions to {}", pos.display())]
+        [format!(
+            "MESSAGE database: wrote 4 positions to {}",
+            pos.display()
+        )]
     );
     let text = std::fs::read_to_string(&pos).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 4, "{text}");
     assert!(lines.contains(&"h8"), "{text}");
-    assert_eq!(lines.iter().filter(|l| l.split(' ').count() == 3).count(), 1);
+    assert_eq!(
+        lines.iter().filter(|l| l.split(' ').count() == 3).count(),
+        1
+    );
 }
 
 #[test]
@@ -598,7 +604,10 @@ fn export_then_import_gives_the_same_records() {
     let exported = dir.join("out.lib");
     assert_eq!(
         file_command(&mut b, "yxdbtolib", &exported),
-        [format!("MESSAGE database: exported 4 nodes to {}", exported.display())]
+        [format!(
+            "MESSAGE database: exported 4 nodes to {}",
+            exported.display()
+        )]
     );
     let txt1 = dir.join("one.txt");
     assert_eq!(
@@ -668,7 +677,10 @@ fn bad_files_are_errors_and_the_game_goes_on() {
     assert_eq!(b.ask("START 15"), "OK");
     // No database yet.
     let e = file_command(&mut b, "yxlibtodb", &dir.join("x.lib"));
-    assert_eq!(e, ["ERROR YXLIBTODB: no database; send YXSETDATABASE first"]);
+    assert_eq!(
+        e,
+        ["ERROR YXLIBTODB: no database; send YXSETDATABASE first"]
+    );
     assert_eq!(
         b.ask("yxdbfix"),
         "ERROR YXDBFIX: no database; send YXSETDATABASE first"

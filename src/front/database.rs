@@ -493,13 +493,6 @@ pub fn parse_key(text: &str) -> Result<(Board, Color)> {
     Ok((board, side))
 }
 
-/// The number of stones in a key's position.
-fn stones_in(key: &str) -> usize {
-    key.rsplit(':')
-        .next()
-        .map_or(0, |c| c.bytes().filter(|&b| b != b'.').count())
-}
-
 /// One stored position, as read for a walk through the tree or a copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
@@ -518,14 +511,88 @@ pub struct Snapshot {
     pub rows: std::collections::BTreeMap<String, Row>,
     /// Key -> (square in the key's frame, label).
     pub labels: std::collections::BTreeMap<String, Vec<(i64, String)>>,
-    /// The stone counts some stored position has.
-    counts: std::collections::HashSet<usize>,
+    /// Key of a position -> the squares (in its key's frame) of the moves from it to a
+    /// stored position: every stored position less one stone of the side that moved last.
+    children: std::collections::HashMap<String, Vec<i64>>,
+}
+
+/// For each symmetry of a `w`x`h` board, where each square (`y*w+x`) goes.
+fn permutations(w: usize, h: usize) -> Vec<Vec<usize>> {
+    board_symmetries(w, h)
+        .into_iter()
+        .map(|s| {
+            (0..w * h)
+                .map(|i| {
+                    let (x, y) = map(s, w, h, i % w, i / w).expect("a symmetry of this board");
+                    y * w + x
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The smallest image of `cells` under `perms` (as [`Key::of`] chooses it) and the
+/// permutation that gives it.
+fn smallest_image<'a>(cells: &[u8], perms: &'a [Vec<usize>]) -> (Vec<u8>, &'a [usize]) {
+    let mut best: Option<(Vec<u8>, &[usize])> = None;
+    let mut image = vec![b'.'; cells.len()];
+    for perm in perms {
+        for (i, &c) in cells.iter().enumerate() {
+            image[perm[i]] = c;
+        }
+        if best.as_ref().is_none_or(|(b, _)| image < *b) {
+            best = Some((image.clone(), perm));
+        }
+    }
+    best.expect("the identity is a symmetry")
+}
+
+/// The entries of [`Snapshot::children`] for the stored key `key`.
+fn parent_links(
+    key: &str,
+    perms: &mut std::collections::HashMap<(usize, usize), Vec<Vec<usize>>>,
+    out: &mut std::collections::HashMap<String, Vec<i64>>,
+) {
+    let parts: Vec<&str> = key.split(':').collect();
+    let [rule, size, side, cells] = parts.as_slice() else {
+        return;
+    };
+    let Some((w, h)) = size
+        .split_once('x')
+        .and_then(|(w, h)| Some((w.parse::<usize>().ok()?, h.parse::<usize>().ok()?)))
+    else {
+        return;
+    };
+    if w * h != cells.len() || w * h > 32 * 32 {
+        return;
+    }
+    let (mover, parent_side) = match *side {
+        "b" => (b'o', 'w'),
+        "w" => (b'x', 'b'),
+        _ => return,
+    };
+    let perms = perms.entry((w, h)).or_insert_with(|| permutations(w, h));
+    let mut parent = cells.as_bytes().to_vec();
+    for i in 0..parent.len() {
+        if parent[i] != mover {
+            continue;
+        }
+        parent[i] = b'.';
+        let (image, perm) = smallest_image(&parent, perms);
+        let text = format!(
+            "{rule}:{size}:{parent_side}:{}",
+            String::from_utf8_lossy(&image)
+        );
+        out.entry(text).or_default().push(perm[i] as i64);
+        parent[i] = mover;
+    }
 }
 
 impl Snapshot {
     /// The moves from `board` (`side` to move) that lead somewhere in the database: a
-    /// square with a label, the position's best move, and the moves to a stored position;
-    /// row by row, each with its label.
+    /// square with a label, the position's best move, and the moves to a stored position
+    /// (one square for each position, on a symmetric board); row by row, each with its
+    /// label.
     pub fn moves(&self, board: &Board, side: Color) -> Vec<(Pos, Option<String>)> {
         let key = Key::of(board, side);
         let mut found: std::collections::BTreeMap<(usize, usize), Option<String>> =
@@ -544,21 +611,9 @@ impl Snapshot {
         {
             found.entry((p.y(), p.x())).or_insert(None);
         }
-        let n = board.move_count();
-        if self.counts.contains(&(n + 1)) {
-            let mut b = board.clone();
-            for y in 0..board.height() {
-                for x in 0..board.width() {
-                    let p = Pos::new(x, y);
-                    if !board.is_empty(p) || found.contains_key(&(y, x)) {
-                        continue;
-                    }
-                    b.make_color(p, side);
-                    if self.rows.contains_key(&Key::of(&b, side.opp()).text) {
-                        found.insert((y, x), None);
-                    }
-                    b.unmake();
-                }
+        for &sq in self.children.get(&key.text).into_iter().flatten() {
+            if let Some(p) = key.from_stored(sq).filter(|&p| board.is_empty(p)) {
+                found.entry((p.y(), p.x())).or_insert(None);
             }
         }
         found
@@ -639,7 +694,9 @@ impl DeleteFilter {
                 .and_then(|s| mate_plies(-(s.clamp(-32_000, 32_000) as Score)));
             match tag.first().map(u8::to_ascii_lowercase) {
                 Some(c @ (b'w' | b'l')) => {
-                    let n = std::str::from_utf8(&tag[1..]).ok().and_then(|n| n.parse::<i64>().ok());
+                    let n = std::str::from_utf8(&tag[1..])
+                        .ok()
+                        .and_then(|n| n.parse::<i64>().ok());
                     Some((c == b'w', n.or(plies_of_score.map(|p| i64::from(p.abs())))))
                 }
                 _ => plies_of_score.map(|p| (p > 0, Some(i64::from(p.abs())))),
@@ -705,7 +762,11 @@ fn collect_lib(
         let parent = Key::of(board, side);
         board.make_color(p, side);
         board.set_side_to_move(side.opp());
-        let label = node.board_text.chars().take(LABEL_CHARS).collect::<String>();
+        let label = node
+            .board_text
+            .chars()
+            .take(LABEL_CHARS)
+            .collect::<String>();
         items.push(LibItem {
             key: Key::of(board, side.opp()).text,
             comment: node.comment.clone(),
@@ -744,7 +805,10 @@ fn unescape(s: &str) -> Result<String> {
             Some('n') => '\n',
             Some('r') => '\r',
             Some('t') => '\t',
-            other => bail!("'\\{}' is not an escape (\\\\, \\n, \\r, \\t)", other.unwrap_or(' ')),
+            other => bail!(
+                "'\\{}' is not an escape (\\\\, \\n, \\r, \\t)",
+                other.unwrap_or(' ')
+            ),
         });
     }
     Ok(out)
@@ -757,18 +821,29 @@ fn put_row(tx: &rusqlite::Transaction<'_>, key: &str, r: &Row) -> rusqlite::Resu
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT(key) DO UPDATE SET best=?2, by_user=?3, score=?4, depth=?5,
              bound=?6, tag=?7, text=?8",
-        params![key, r.best, r.by_user as i64, r.score, r.depth, r.bound, r.tag, r.text],
+        params![
+            key,
+            r.best,
+            r.by_user as i64,
+            r.score,
+            r.depth,
+            r.bound,
+            r.tag,
+            r.text
+        ],
     )
 }
 
 /// The first line of the text form.
-pub const TEXT_HEADER: &str = "# Fivefold position database as text (YXDBTOTXT; YXTXTTODB reads it back)";
+pub const TEXT_HEADER: &str =
+    "# Fivefold position database as text (YXDBTOTXT; YXTXTTODB reads it back)";
 
 impl Database {
     /// Every position and label whose key starts with `prefix` ("" for all).
     pub fn snapshot(&self, prefix: &str) -> Result<Snapshot> {
         let mut rows = std::collections::BTreeMap::new();
-        let mut counts = std::collections::HashSet::new();
+        let mut children = std::collections::HashMap::new();
+        let mut perms = std::collections::HashMap::new();
         let mut stmt = self.conn.prepare(
             "SELECT key, best, by_user, score, depth, bound, tag, text FROM position
              WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key",
@@ -776,7 +851,7 @@ impl Database {
         let mut q = stmt.query([prefix])?;
         while let Some(r) = q.next()? {
             let key: String = r.get(0)?;
-            counts.insert(stones_in(&key));
+            parent_links(&key, &mut perms, &mut children);
             rows.insert(
                 key,
                 Row {
@@ -790,8 +865,7 @@ impl Database {
                 },
             );
         }
-        let mut labels: std::collections::BTreeMap<String, Vec<(i64, String)>> =
-            Default::default();
+        let mut labels: std::collections::BTreeMap<String, Vec<(i64, String)>> = Default::default();
         let mut stmt = self.conn.prepare(
             "SELECT key, square, label FROM label
              WHERE substr(key, 1, length(?1)) = ?1 ORDER BY key, square",
@@ -806,7 +880,7 @@ impl Database {
         Ok(Snapshot {
             rows,
             labels,
-            counts,
+            children,
         })
     }
 
@@ -828,14 +902,15 @@ impl Database {
         stats.nodes = items.len();
         self.write(|tx| {
             for item in &items {
-                stats.new_positions +=
-                    tx.execute("INSERT OR IGNORE INTO position (key) VALUES (?1)", [&item.key])?;
+                stats.new_positions += tx.execute(
+                    "INSERT OR IGNORE INTO position (key) VALUES (?1)",
+                    [&item.key],
+                )?;
                 if !item.comment.is_empty() {
-                    let old: String = tx.query_row(
-                        "SELECT text FROM position WHERE key=?1",
-                        [&item.key],
-                        |r| r.get(0),
-                    )?;
+                    let old: String =
+                        tx.query_row("SELECT text FROM position WHERE key=?1", [&item.key], |r| {
+                            r.get(0)
+                        })?;
                     if !old.contains(&item.comment) {
                         let text = if old.is_empty() {
                             item.comment.clone()
@@ -923,7 +998,9 @@ impl Database {
                 .collect();
             let mut written = std::collections::HashSet::new();
             for (p, label, key) in moves.iter().cloned() {
-                if label.is_none() && (labelled.contains(key.as_str()) || !written.insert(key.clone())) {
+                if label.is_none()
+                    && (labelled.contains(key.as_str()) || !written.insert(key.clone()))
+                {
                     continue;
                 }
                 written.insert(key.clone());
@@ -1202,8 +1279,12 @@ impl Database {
                             Row {
                                 best,
                                 by_user: num(by_user, "by_user")? != 0,
-                                score: opt(score, "score")?
-                                    .map(|s| s.clamp(-(crate::core::types::MATE as i64), crate::core::types::MATE as i64)),
+                                score: opt(score, "score")?.map(|s| {
+                                    s.clamp(
+                                        -(crate::core::types::MATE as i64),
+                                        crate::core::types::MATE as i64,
+                                    )
+                                }),
                                 depth: num(depth, "depth")?.clamp(0, 1000),
                                 bound: num(bound, "bound")?.clamp(0, 3),
                                 tag: num(tag, "tag")?.max(0),
@@ -1219,9 +1300,7 @@ impl Database {
                         }
                         labels.push((key.to_string(), sq, unescape(label)?));
                     }
-                    _ => bail!(
-                        "expected 'position' and 8 fields or 'label' and 3, tab-separated"
-                    ),
+                    _ => bail!("expected 'position' and 8 fields or 'label' and 3, tab-separated"),
                 }
                 Ok(())
             })();
@@ -1234,7 +1313,16 @@ impl Database {
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
                      ON CONFLICT(key) DO UPDATE SET best=?2, by_user=?3, score=?4, depth=?5,
                          bound=?6, tag=?7, text=?8",
-                    params![key, r.best, r.by_user as i64, r.score, r.depth, r.bound, r.tag, r.text],
+                    params![
+                        key,
+                        r.best,
+                        r.by_user as i64,
+                        r.score,
+                        r.depth,
+                        r.bound,
+                        r.tag,
+                        r.text
+                    ],
                 )?;
             }
             for (key, sq, label) in &labels {
@@ -1261,7 +1349,11 @@ impl Database {
                 left += 1;
                 continue;
             };
-            let stones = |c| b.squares().filter(|&p| b.stone(p) == Some(c)).collect::<Vec<_>>();
+            let stones = |c| {
+                b.squares()
+                    .filter(|&p| b.stone(p) == Some(c))
+                    .collect::<Vec<_>>()
+            };
             let (black, white) = (stones(Color::Black), stones(Color::White));
             let fits = match side {
                 Color::Black => black.len() == white.len(),
@@ -1449,5 +1541,67 @@ mod tests {
         std::fs::write(&path, vec![0x5a_u8; 8192]).unwrap();
         let err = Database::open(&path).err().expect("refused").to_string();
         assert!(err.contains("positions.db"), "{err}");
+    }
+
+    /// The index of moves to stored positions finds the positions trying every square finds, on
+    /// square and oblong boards, for both sides, with symmetric positions among them.
+    #[test]
+    fn the_children_index_finds_every_stored_move() {
+        for (w, h) in [(15, 15), (12, 9)] {
+            let mut db = Database::open(&temp(&format!("children{w}"))).unwrap();
+            let mut b = Board::new(w, h, Rule::Renju).unwrap();
+            let line = [(5, 4), (6, 5), (4, 4), (6, 4), (7, 3), (2, 2), (8, 6)];
+            let mut side = Color::Black;
+            let mut boards = vec![(b.clone(), side)];
+            for (i, &(x, y)) in line.iter().enumerate() {
+                b.make_color(Pos::new(x, y), side);
+                side = side.opp();
+                db.update(&Key::of(&b, side), |r| r.depth = i as i32)
+                    .unwrap();
+                // A side branch: the same stone one square further.
+                let mut c = b.clone();
+                c.unmake();
+                if c.is_empty(Pos::new(x + 1, y)) {
+                    c.make_color(Pos::new(x + 1, y), side.opp());
+                    db.update(&Key::of(&c, side), |r| r.depth = 1).unwrap();
+                }
+                boards.push((b.clone(), side));
+            }
+            let snap = db.snapshot("").unwrap();
+            for (board, side) in &boards {
+                let mut brute = Vec::new();
+                let mut c = board.clone();
+                for y in 0..h {
+                    for x in 0..w {
+                        let p = Pos::new(x, y);
+                        if board.is_empty(p) {
+                            c.make_color(p, *side);
+                            if snap.rows.contains_key(&Key::of(&c, side.opp()).text) {
+                                brute.push((p, None));
+                            }
+                            c.unmake();
+                        }
+                    }
+                }
+                assert!(!brute.is_empty() || board.move_count() == line.len());
+                // One square for each position reached (a symmetric position's moves to
+                // one position are images of each other).
+                let keys = |moves: Vec<(Pos, Option<String>)>| {
+                    let mut c = board.clone();
+                    moves
+                        .into_iter()
+                        .map(|(p, _)| {
+                            c.make_color(p, *side);
+                            let k = Key::of(&c, side.opp()).text;
+                            c.unmake();
+                            k
+                        })
+                        .collect::<std::collections::BTreeSet<String>>()
+                };
+                let found = snap.moves(board, *side);
+                assert_eq!(found.len(), keys(found.clone()).len());
+                assert_eq!(keys(found), keys(brute), "{}", board.to_diagram());
+            }
+        }
     }
 }

@@ -100,9 +100,11 @@ pub fn run(
     let name = cmd.name();
     let result = match db {
         None => Err(anyhow::anyhow!("no database; send YXSETDATABASE first")),
-        Some(_) if readonly && matches!(cmd, DbFile::LibToDb | DbFile::TxtToDb | DbFile::Merge) => Err(
-            anyhow::anyhow!("the database is read-only (INFO database_readonly 1); nothing changed"),
-        ),
+        Some(_) if readonly && matches!(cmd, DbFile::LibToDb | DbFile::TxtToDb | DbFile::Merge) => {
+            Err(anyhow::anyhow!(
+                "the database is read-only (INFO database_readonly 1); nothing changed"
+            ))
+        }
         Some(db) => file_command(db, cmd, Path::new(path), at),
     };
     match result {
@@ -142,8 +144,8 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
                 );
             }
             let bytes = read_file(path)?;
-            let tree = renlib::read(&bytes)
-                .with_context(|| format!("{shown}: nothing was imported"))?;
+            let tree =
+                renlib::read(&bytes).with_context(|| format!("{shown}: nothing was imported"))?;
             let s = db.import_lib(&tree, &empty)?;
             let mut line = format!(
                 "MESSAGE database: imported {} from {shown}: {} new, {}, {}",
@@ -198,7 +200,10 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
         DbFile::DbToPos => {
             let (text, n, left) = db.to_positions(&family)?;
             write_file(path, text.as_bytes())?;
-            let mut line = format!("MESSAGE database: wrote {} to {shown}", plural(n, "position"));
+            let mut line = format!(
+                "MESSAGE database: wrote {} to {shown}",
+                plural(n, "position")
+            );
             if left > 0 {
                 line.push_str(&format!(
                     ", {left} left out (the empty board, or stones no game from it gives)"
