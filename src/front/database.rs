@@ -1364,8 +1364,8 @@ impl Database {
                 continue;
             }
             let mut names = Vec::new();
-            for i in 0..black.len() {
-                names.push(crate::core::notation::square_name(black[i], b.height()));
+            for (i, &bl) in black.iter().enumerate() {
+                names.push(crate::core::notation::square_name(bl, b.height()));
                 if let Some(&w) = white.get(i) {
                     names.push(crate::core::notation::square_name(w, b.height()));
                 }

@@ -110,7 +110,7 @@ pub fn run(
     match result {
         Ok(lines) => lines,
         Err(e) => {
-            log::error!("{name} {path}: {e:#}");
+            log::warn!("{name} {path}: {e:#}");
             vec![format!("ERROR {name}: {}", one_line(&format!("{e:#}")))]
         }
     }

@@ -208,7 +208,7 @@ pub fn read(bytes: &[u8]) -> Result<Vec<Node>> {
 fn put_text(out: &mut Vec<u8>, text: &[u8]) {
     out.extend_from_slice(text);
     out.push(0);
-    if text.len() % 2 == 0 {
+    if text.len().is_multiple_of(2) {
         out.push(0);
     }
 }
