@@ -10,6 +10,14 @@
 //! - `yxedittextdatabase "…"` with `"` and `\` escaped and NO line break after the closing
 //!   quote: the first move follows on the same line; the text keeps its line breaks;
 //! - `yxsetdatabase` then the path on its own line; `yxsavedatabase`; `yxdbcheck`;
+//!   `yxdbfix`;
+//! - the file commands, each followed by the path on its own line: `yxlibtodb` (its
+//!   `libtodb`, from a file dialog filtered to `*.lib`), `yxdbtotxt`, `yxdbtotxtall`,
+//!   `yxtxttodb`, `yxdbtopos`, `yxdbmerge`, and `yxdbsplit` after `start N` and a
+//!   `yxboard` of its position (fields 1 and 2 alternating, the last move 2); Rapfi's
+//!   `YXDBTOLIB` the same way; it shows the `MESSAGE` lines they answer in its log;
+//! - `yxdeletedatabaseall` with the filters of its menu: `nonwl`, `wlnostep`,
+//!   `wlinstep %d`, `wl`, `w`, `l`, each also with `recursive` appended;
 //! - it parses `MESSAGE DATABASE REFRESH`, `MESSAGE DATABASE DONE`,
 //!   `MESSAGE DATABASE %d %d %d %*d %*d %*d %*d %6s` (row, column, tag, four numbers it
 //!   skips, the label), `MESSAGE DATABASE ONE %d %d %d %d %79s` (tag, value, depth,
