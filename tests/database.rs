@@ -824,4 +824,22 @@ fn split_and_merge_files() {
         exchange(&mut b, "yxquerydatabaseone", &[(7, 7), (8, 7)]),
         ["MESSAGE DATABASE ONE 0 0 0 0 D"]
     );
+    // Read-only: what would change this database is refused; exports still work.
+    b.send("INFO database_readonly 1");
+    let e = file_command(&mut b, "yxdbmerge", &path);
+    assert_eq!(
+        e,
+        ["ERROR YXDBMERGE: the database is read-only (INFO database_readonly 1); nothing changed"]
+    );
+    assert!(b
+        .ask("yxdbfix")
+        .starts_with("ERROR YXDBFIX: the database is read-only"));
+    let txt = dir.join("ro.txt");
+    assert_eq!(
+        file_command(&mut b, "yxdbtotxt", &txt),
+        [format!(
+            "MESSAGE database: wrote 4 positions and 1 label (freestyle 15x15) to {}",
+            txt.display()
+        )]
+    );
 }

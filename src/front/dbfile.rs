@@ -245,10 +245,15 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
 
 /// `YXDBFIX`: the steps done, as `MESSAGE database fix: …` lines, and an `ERROR` line
 /// when the file is still damaged.
-pub fn fix(db: Option<&mut Database>) -> Vec<String> {
+pub fn fix(db: Option<&mut Database>, readonly: bool) -> Vec<String> {
     let Some(db) = db else {
         return vec!["ERROR YXDBFIX: no database; send YXSETDATABASE first".to_string()];
     };
+    if readonly {
+        return vec![
+            "ERROR YXDBFIX: the database is read-only (INFO database_readonly 1); nothing changed (YXDBCHECK checks it)".to_string(),
+        ];
+    }
     match db.fix() {
         Ok((done, problems)) => {
             let mut lines: Vec<String> = done

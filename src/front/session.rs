@@ -914,7 +914,7 @@ impl Session {
             Command::SaveDatabase => self.save_database(),
             Command::DbCheck => self.db_check(),
             Command::DbFix => {
-                for l in crate::front::dbfile::fix(self.db.as_mut()) {
+                for l in crate::front::dbfile::fix(self.db.as_mut(), self.db_readonly) {
                     self.reply(&l);
                 }
                 Flow::Continue
