@@ -10,6 +10,14 @@
 //! - `yxedittextdatabase "…"` with `"` and `\` escaped and NO line break after the closing
 //!   quote: the first move follows on the same line; the text keeps its line breaks;
 //! - `yxsetdatabase` then the path on its own line; `yxsavedatabase`; `yxdbcheck`;
+//!   `yxdbfix`;
+//! - the file commands, each followed by the path on its own line: `yxlibtodb` (its
+//!   `libtodb`, from a file dialog filtered to `*.lib`), `yxdbtotxt`, `yxdbtotxtall`,
+//!   `yxtxttodb`, `yxdbtopos`, `yxdbmerge`, and `yxdbsplit` after `start N` and a
+//!   `yxboard` of its position (fields 1 and 2 alternating, the last move 2); Rapfi's
+//!   `YXDBTOLIB` the same way; it shows the `MESSAGE` lines they answer in its log;
+//! - `yxdeletedatabaseall` with the filters of its menu: `nonwl`, `wlnostep`,
+//!   `wlinstep %d`, `wl`, `w`, `l`, each also with `recursive` appended;
 //! - it parses `MESSAGE DATABASE REFRESH`, `MESSAGE DATABASE DONE`,
 //!   `MESSAGE DATABASE %d %d %d %*d %*d %*d %*d %6s` (row, column, tag, four numbers it
 //!   skips, the label), `MESSAGE DATABASE ONE %d %d %d %d %79s` (tag, value, depth,
@@ -279,23 +287,28 @@ fn other_commands_save_check_and_delete_all() {
     assert_eq!(b.line(), "MESSAGE DATABASE SAVE DONE");
     b.send("yxdbcheck");
     assert_eq!(b.line(), "MESSAGE database check: ok, 1 position");
-    // A filtered delete is refused whole.
-    let e = exchange(&mut b, "yxdeletedatabaseall wl", &[(7, 7)]);
-    assert!(e[0].starts_with("ERROR YXDELETEDATABASEALL: "), "{e:?}");
+    // A filter Yixin-Board does not send is refused whole.
+    let e = exchange(&mut b, "yxdeletedatabaseall wlx", &[(7, 7)]);
+    assert!(
+        e[0].starts_with("ERROR YXDELETEDATABASEALL: 'WLX' is not a filter"),
+        "{e:?}"
+    );
+    // dbdel all after a move: only the positions after it go (none here).
+    for cmd in ["yxdeletedatabaseall wl", "yxdeletedatabaseall"] {
+        assert_eq!(
+            exchange(&mut b, cmd, &[(7, 7)]),
+            [
+                "MESSAGE database: deleted 0 positions after this one",
+                "MESSAGE DATABASE REFRESH",
+                "MESSAGE DATABASE DONE"
+            ]
+        );
+    }
     assert_eq!(
         exchange(&mut b, "yxquerydatabaseone", &[(7, 7)]),
         ["MESSAGE DATABASE ONE 0 0 9 0"]
     );
-    // dbdel all after a move: only the positions after it would go; not supported, so
-    // nothing is deleted. From the empty board: everything of this rule and size, and
-    // the (now empty) marks.
-    let e = exchange(&mut b, "yxdeletedatabaseall", &[(7, 7)]);
-    assert!(
-        e[0].starts_with(
-            "ERROR YXDELETEDATABASEALL: deleting the positions after a position is not supported"
-        ),
-        "{e:?}"
-    );
+    // From the empty board: everything of this rule and size, and the (now empty) marks.
     assert_eq!(
         exchange(&mut b, "yxdeletedatabaseall", &[]),
         ["MESSAGE DATABASE REFRESH", "MESSAGE DATABASE DONE"]
@@ -460,4 +473,373 @@ fn a_damaged_file_is_an_error_not_a_crash() {
             "ERROR YXQUERYDATABASEONE: no database; send YXSETDATABASE first"
         );
     }
+}
+
+/// RenLib's 20-byte header.
+fn lib_header() -> Vec<u8> {
+    let mut h = vec![0xff];
+    h.extend_from_slice(b"RenLib");
+    h.extend_from_slice(&[0xff, 3, 0]);
+    h.extend_from_slice(&[0xff; 10]);
+    h
+}
+
+/// A small library, written byte by byte (square `row << 4 | column + 1`, then flags:
+/// 0x80 a sibling follows, 0x40 no child, 0x08 a comment, 0x01 a board text):
+///
+/// ```text
+///   h8 (7,7)                      the centre
+///   ├── i8 (8,7)  comment "direct", board text "D"
+///   └── i9 (8,6)  comment "indirect"
+///       └── h9 (7,6)
+///
+///        col 6 7 8
+///   row 6    . 3 2       2 = i9, 3 = h9
+///   row 7    . 1 D       1 = h8, D = i8
+/// ```
+fn small_lib() -> Vec<u8> {
+    let mut b = lib_header();
+    b.extend_from_slice(&[0x78, 0x00]); // h8, has a child
+    b.extend_from_slice(&[0x79, 0x80 | 0x40 | 0x08 | 0x01, 0x00, 0x01]); // i8
+    b.extend_from_slice(b"direct\0\0D\0"); // comment (even length: two zeros), text
+    b.extend_from_slice(&[0x69, 0x08]); // i9, a child, no sibling
+    b.extend_from_slice(b"indirect\0\0");
+    b.extend_from_slice(&[0x68, 0x40]); // h9, last
+    b
+}
+
+/// Sends a file command as Yixin-Board does (the command, then the path on its own
+/// line) and `ABOUT`; returns the lines before ABOUT's answer.
+fn file_command(b: &mut Brain, cmd: &str, path: &std::path::Path) -> Vec<String> {
+    b.send(&format!("{cmd}\n{}\nABOUT", path.display()));
+    let mut out = Vec::new();
+    loop {
+        let l = b.line();
+        if l.starts_with("name=\"Fivefold\"") {
+            return out;
+        }
+        out.push(l);
+    }
+}
+
+#[test]
+fn a_hand_made_lib_imports_to_its_positions() {
+    let path = temp_db("libimport");
+    let dir = path.parent().unwrap().to_path_buf();
+    let lib = dir.join("small.lib");
+    std::fs::write(&lib, small_lib()).unwrap();
+    let mut b = with_db(&path);
+    assert_eq!(
+        file_command(&mut b, "yxlibtodb", &lib),
+        [format!(
+            "MESSAGE database: imported 4 positions from {}: 4 new, 2 texts, 1 label",
+            lib.display()
+        )]
+    );
+    // i8's comment is the text of h8 i8 (and of its mirror image h8 g8).
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabasetext", &[(7, 7), (8, 7)]),
+        ["MESSAGE DATABASE TEXT \"direct\""]
+    );
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabasetext", &[(7, 7), (6, 7)]),
+        ["MESSAGE DATABASE TEXT \"direct\""]
+    );
+    // From h8 the GUI sees both answers on each of their four images, i8's board text
+    // on its own square; the seventh number says that the position after has a text.
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseall", &[(7, 7)]),
+        [
+            "MESSAGE DATABASE REFRESH",
+            "MESSAGE DATABASE 6 6 0 0 0 0 1",
+            "MESSAGE DATABASE 7 6 0 0 0 0 1",
+            "MESSAGE DATABASE 8 6 0 0 0 0 1",
+            "MESSAGE DATABASE 6 7 0 0 0 0 1",
+            "MESSAGE DATABASE 8 7 0 0 0 0 1 D",
+            "MESSAGE DATABASE 6 8 0 0 0 0 1",
+            "MESSAGE DATABASE 7 8 0 0 0 0 1",
+            "MESSAGE DATABASE 8 8 0 0 0 0 1",
+            "MESSAGE DATABASE DONE"
+        ]
+    );
+    // h9 after i9: a position with an empty record.
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseall", &[(7, 7), (8, 6)]),
+        [
+            "MESSAGE DATABASE REFRESH",
+            "MESSAGE DATABASE 7 6 0 0 0 0 0",
+            "MESSAGE DATABASE 8 7 0 0 0 0 0",
+            "MESSAGE DATABASE DONE"
+        ]
+    );
+    // Importing again adds nothing new and does not repeat the texts.
+    assert_eq!(
+        file_command(&mut b, "yxlibtodb", &lib),
+        [format!(
+            "MESSAGE database: imported 4 positions from {}: 0 new, 0 texts, 1 label",
+            lib.display()
+        )]
+    );
+    // The positions as move lists (dbtopos): one a line.
+    let pos = dir.join("positions.txt");
+    assert_eq!(
+        file_command(&mut b, "yxdbtopos", &pos),
+        [format!(
+            "MESSAGE database: wrote 4 positions to {}",
+            pos.display()
+        )]
+    );
+    let text = std::fs::read_to_string(&pos).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines.contains(&"h8"), "{text}");
+    assert_eq!(
+        lines.iter().filter(|l| l.split(' ').count() == 3).count(),
+        1
+    );
+}
+
+#[test]
+fn export_then_import_gives_the_same_records() {
+    let path = temp_db("libround");
+    let dir = path.parent().unwrap().to_path_buf();
+    let lib = dir.join("small.lib");
+    std::fs::write(&lib, small_lib()).unwrap();
+    let mut b = with_db(&path);
+    file_command(&mut b, "yxlibtodb", &lib);
+    // A search result and a text of our own on top of the library's.
+    exchange(&mut b, "yxedittvddatabase 2 -1 40 0", &[(7, 7), (8, 7)]);
+    let exported = dir.join("out.lib");
+    assert_eq!(
+        file_command(&mut b, "yxdbtolib", &exported),
+        [format!(
+            "MESSAGE database: exported 4 nodes to {}",
+            exported.display()
+        )]
+    );
+    let txt1 = dir.join("one.txt");
+    assert_eq!(
+        file_command(&mut b, "yxdbtotxt", &txt1),
+        [format!(
+            "MESSAGE database: wrote 4 positions and 1 label (freestyle 15x15) to {}",
+            txt1.display()
+        )]
+    );
+    drop(b);
+    // Into a fresh database: the .lib brings the tree, texts and labels back (not the
+    // value, which the format has no place for); the text form brings everything.
+    let path2 = dir.join("two.db");
+    let mut b = with_db(&path2);
+    file_command(&mut b, "yxlibtodb", &exported);
+    let txt2 = dir.join("two.txt");
+    file_command(&mut b, "yxdbtotxtall", &txt2);
+    let strip_value = |t: &str| -> Vec<String> {
+        t.lines()
+            .map(|l| {
+                let mut f: Vec<&str> = l.split('\t').collect();
+                if f[0] == "position" {
+                    f[4] = "";
+                    f[6] = "0";
+                }
+                f.join("\t")
+            })
+            .collect()
+    };
+    let (t1, t2) = (
+        std::fs::read_to_string(&txt1).unwrap(),
+        std::fs::read_to_string(&txt2).unwrap(),
+    );
+    assert_eq!(strip_value(&t1), strip_value(&t2));
+    assert_ne!(t1, t2);
+    // The text form read back: the same records, value included.
+    assert_eq!(
+        file_command(&mut b, "yxtxttodb", &txt1),
+        [format!(
+            "MESSAGE database: read 4 positions and 1 label from {}",
+            txt1.display()
+        )]
+    );
+    file_command(&mut b, "yxdbtotxtall", &txt2);
+    assert_eq!(std::fs::read_to_string(&txt2).unwrap(), t1);
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseone", &[(7, 7), (8, 7)]),
+        ["MESSAGE DATABASE ONE 0 40 0 3 D"]
+    );
+    // dbfix on a sound file.
+    b.send("yxdbfix");
+    for want in [
+        "MESSAGE database fix: integrity check: ok",
+        "MESSAGE database fix: indexes rebuilt",
+        "MESSAGE database fix: 0 unreadable records removed",
+        "MESSAGE database fix: file compacted, 4 positions",
+    ] {
+        assert_eq!(b.line(), want);
+    }
+}
+
+#[test]
+fn bad_files_are_errors_and_the_game_goes_on() {
+    let path = temp_db("libbad");
+    let dir = path.parent().unwrap().to_path_buf();
+    let mut b = Brain::start();
+    assert_eq!(b.ask("START 15"), "OK");
+    // No database yet.
+    let e = file_command(&mut b, "yxlibtodb", &dir.join("x.lib"));
+    assert_eq!(
+        e,
+        ["ERROR YXLIBTODB: no database; send YXSETDATABASE first"]
+    );
+    assert_eq!(
+        b.ask("yxdbfix"),
+        "ERROR YXDBFIX: no database; send YXSETDATABASE first"
+    );
+    drop(b);
+    let mut b = with_db(&path);
+    let lib = dir.join("small.lib");
+    std::fs::write(&lib, small_lib()).unwrap();
+    file_command(&mut b, "yxlibtodb", &lib);
+    // Truncated: every cut of the file inside its tree is refused, nothing imported.
+    let full = small_lib();
+    let cut = dir.join("cut.lib");
+    for n in [0, 5, 19, 21, 24, full.len() - 1] {
+        std::fs::write(&cut, &full[..n]).unwrap();
+        let e = file_command(&mut b, "yxlibtodb", &cut);
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(
+            e[0].starts_with(&format!(
+                "ERROR YXLIBTODB: {}: nothing was imported: ",
+                cut.display()
+            )) && e[0].contains("truncated"),
+            "{n}: {e:?}"
+        );
+    }
+    // The header alone is an empty library.
+    std::fs::write(&cut, &full[..20]).unwrap();
+    assert_eq!(
+        file_command(&mut b, "yxlibtodb", &cut),
+        [format!(
+            "MESSAGE database: imported 0 positions from {}: 0 new, 0 texts, 0 labels",
+            cut.display()
+        )]
+    );
+    // Missing, not a library, an unwritable path, a text with a bad line.
+    let e = file_command(&mut b, "yxlibtodb", &dir.join("missing.lib"));
+    assert!(e[0].starts_with("ERROR YXLIBTODB: cannot read "), "{e:?}");
+    std::fs::write(&cut, vec![7u8; 100]).unwrap();
+    let e = file_command(&mut b, "yxlibtodb", &cut);
+    assert!(e[0].contains("not a RenLib library"), "{e:?}");
+    let nowhere = dir.join("no-such-dir").join("out.lib");
+    let e = file_command(&mut b, "yxdbtolib", &nowhere);
+    assert!(e[0].starts_with("ERROR YXDBTOLIB: cannot write "), "{e:?}");
+    let e = file_command(&mut b, "yxdbtotxt", &nowhere);
+    assert!(e[0].starts_with("ERROR YXDBTOTXT: cannot write "), "{e:?}");
+    let txt = dir.join("bad.txt");
+    std::fs::write(&txt, "position\tnot-a-key\t\t0\t\t0\t0\t0\t\n").unwrap();
+    let e = file_command(&mut b, "yxtxttodb", &txt);
+    assert!(
+        e[0].starts_with(&format!(
+            "ERROR YXTXTTODB: {}: nothing was read: line 1: ",
+            txt.display()
+        )),
+        "{e:?}"
+    );
+    // The database is as the good import left it, and the engine plays.
+    b.send("yxdbcheck");
+    assert_eq!(b.line(), "MESSAGE database check: ok, 4 positions");
+    b.send("INFO timeout_turn 100");
+    expect_move(&b.ask("BEGIN"));
+}
+
+/// `dbdel all w`, `nonwl`, `wl recursive` from Yixin-Board's menu, on the small library.
+#[test]
+fn delete_all_filters_walk_the_positions_after_one() {
+    let path = temp_db("delfilter");
+    let dir = path.parent().unwrap().to_path_buf();
+    let lib = dir.join("small.lib");
+    std::fs::write(&lib, small_lib()).unwrap();
+    let mut b = with_db(&path);
+    file_command(&mut b, "yxlibtodb", &lib);
+    // i8 is marked a win ('w' = 119) for black, who plays it.
+    exchange(&mut b, "yxedittvddatabase 1 119 0 0", &[(7, 7), (8, 7)]);
+    // wl recursive from the empty board: h8 is neither, so the walk stops there.
+    assert_eq!(
+        exchange(&mut b, "yxdeletedatabaseall wlrecursive", &[])[0],
+        "MESSAGE database: deleted 0 positions after this one"
+    );
+    assert_eq!(
+        exchange(&mut b, "yxdeletedatabaseall w", &[(7, 7)])[0],
+        "MESSAGE database: deleted 1 position after this one"
+    );
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabasetext", &[(7, 7), (8, 7)]),
+        ["MESSAGE DATABASE TEXT \"\""]
+    );
+    // nonwl: i9 and h9 after it.
+    assert_eq!(
+        exchange(&mut b, "yxdeletedatabaseall nonwl", &[(7, 7)])[0],
+        "MESSAGE database: deleted 2 positions after this one"
+    );
+    b.send("yxdbcheck");
+    assert_eq!(b.line(), "MESSAGE database check: ok, 1 position");
+}
+
+/// `dbsplit` (after Yixin-Board's `yxboard` of its position) and `dbmerge`.
+#[test]
+fn split_and_merge_files() {
+    let path = temp_db("split");
+    let dir = path.parent().unwrap().to_path_buf();
+    let lib = dir.join("small.lib");
+    std::fs::write(&lib, small_lib()).unwrap();
+    let mut b = with_db(&path);
+    file_command(&mut b, "yxlibtodb", &lib);
+    // The board: h8 then i9, the engine (black) to move.
+    b.send("start 15\nyxboard\n7,7,1\n8,6,2\ndone");
+    assert_eq!(b.line(), "OK");
+    let part = dir.join("part.db");
+    assert_eq!(
+        file_command(&mut b, "yxdbsplit", &part),
+        [format!(
+            "MESSAGE database: wrote 3 positions (this position, the way to it and what follows it) to {}",
+            part.display()
+        )]
+    );
+    let e = file_command(&mut b, "yxdbsplit", &path);
+    assert!(e[0].contains("is the database itself"), "{e:?}");
+    drop(b);
+    let mut b = with_db(&part);
+    b.send("yxdbcheck");
+    assert_eq!(b.line(), "MESSAGE database check: ok, 3 positions");
+    assert_eq!(
+        file_command(&mut b, "yxdbmerge", &path),
+        [format!(
+            "MESSAGE database: merged 1 of 4 positions from {}",
+            path.display()
+        )]
+    );
+    let e = file_command(&mut b, "yxdbmerge", &dir.join("missing.db"));
+    assert!(e[0].starts_with("ERROR YXDBMERGE: "), "{e:?}");
+    b.send("yxdbcheck");
+    assert_eq!(b.line(), "MESSAGE database check: ok, 4 positions");
+    assert_eq!(
+        exchange(&mut b, "yxquerydatabaseone", &[(7, 7), (8, 7)]),
+        ["MESSAGE DATABASE ONE 0 0 0 0 D"]
+    );
+    // Read-only: what would change this database is refused; exports still work.
+    b.send("INFO database_readonly 1");
+    let e = file_command(&mut b, "yxdbmerge", &path);
+    assert_eq!(
+        e,
+        ["ERROR YXDBMERGE: the database is read-only (INFO database_readonly 1); nothing changed"]
+    );
+    assert!(b
+        .ask("yxdbfix")
+        .starts_with("ERROR YXDBFIX: the database is read-only"));
+    let txt = dir.join("ro.txt");
+    assert_eq!(
+        file_command(&mut b, "yxdbtotxt", &txt),
+        [format!(
+            "MESSAGE database: wrote 4 positions and 1 label (freestyle 15x15) to {}",
+            txt.display()
+        )]
+    );
 }

@@ -604,6 +604,9 @@ struct Model {
     pending: usize,
     block: Option<Open>,
     skip_line: bool,
+    /// The next non-blank line is the path of a database file command (an error: the
+    /// generator opens no database).
+    file_next: bool,
     excluded: Vec<Pos>,
     quit: bool,
 }
@@ -632,6 +635,7 @@ impl Model {
             pending: 0,
             block: None,
             skip_line: false,
+            file_next: false,
             excluded: Vec::new(),
             quit: false,
         }
@@ -646,6 +650,10 @@ impl Model {
         if self.skip_line && !line.trim().is_empty() {
             self.skip_line = false;
             return Ok(());
+        }
+        if self.file_next && !line.trim().is_empty() {
+            self.file_next = false;
+            return d.expect_error();
         }
         if self.block.is_some() {
             return self.block_line(d, line, optional);
@@ -829,7 +837,12 @@ impl Model {
                 self.block = Some(Open::Database);
                 Ok(())
             }
-            Command::SaveDatabase | Command::DbCheck => d.expect_error(),
+            Command::SaveDatabase | Command::DbCheck | Command::DbFix => d.expect_error(),
+            Command::DbFile { path, .. } if path.is_empty() => {
+                self.file_next = true;
+                Ok(())
+            }
+            Command::DbFile { .. } => d.expect_error(),
             Command::SetDatabase(path) => {
                 panic!("the generator sends no YXSETDATABASE (it would open the file '{path}')")
             }
@@ -1604,7 +1617,7 @@ fn play(t: &mut dyn Transport, steps: &[Step]) -> R {
     }
     // The game survived: probe it, then end the input.
     let mut closing = vec!["ABOUT".to_string()];
-    if m.skip_line {
+    if m.skip_line || m.file_next {
         closing.insert(0, "skipped".to_string());
     }
     for text in closing {
@@ -1845,7 +1858,8 @@ fn command() -> BoxedStrategy<Cmd> {
         1 => simple("DONE", Command::StrayDone),
         2 => (cased("YXNBEST"), values(&["1", "2", "3", "0", "-1", "x", "", "18446744073709551616"]))
             .prop_map(|(w, n)| (format!("{w} {n}"), None)),
-        1 => values(&["yxdraw", "YXDBFIX", "yxhashdump C:\\x", "yxsavedatabase", "YXDBCHECK"])
+        1 => values(&["yxdraw", "YXDBFIX", "yxhashdump C:\\x", "yxsavedatabase", "YXDBCHECK",
+            "yxdbtotxt C:\\x", "yxlibtodb", "YXDBTOPOS"])
             .prop_map(|s| (s, None)),
         1 => values(&["yxsoosorvstep1", "yxsoosorvstep2", "YXSOOSORVSTEP3", "yxsoosorvstep4 2",
             "yxsoosorvstep5 3", "yxsoosorvstep5 0", "yxsoosorvstep6", "yxsoosorvstep4"])

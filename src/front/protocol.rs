@@ -87,6 +87,11 @@ pub enum Command {
     SaveDatabase,
     /// `YXDBCHECK`: check the database file for damage.
     DbCheck,
+    /// `YXDBFIX`: check the file, rebuild its indexes, drop unreadable records, compact it.
+    DbFix,
+    /// A database command that reads or writes a file: `path` on the command line or, as
+    /// Yixin-Board sends it, on the next line (empty here then).
+    DbFile { cmd: DbFile, path: String },
     /// A known extension the engine does not support. `block`: a block of lines ending
     /// with `DONE` follows and must be read; `arg_line`: the command takes an argument
     /// (a file path) which, when not on the command line itself, is the next line.
@@ -101,6 +106,41 @@ pub enum Command {
     StrayDone,
     /// Anything else (the first word, as sent).
     Unknown(String),
+}
+
+/// The database commands that read or write a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DbFile {
+    /// `YXLIBTODB`: import a RenLib `.lib` file.
+    LibToDb,
+    /// `YXDBTOLIB`: export the tree from the current position to a `.lib` file.
+    DbToLib,
+    /// `YXDBTOTXT` (this rule and board size) / `YXDBTOTXTALL` (everything): the
+    /// database as text.
+    DbToTxt { all: bool },
+    /// `YXTXTTODB`: read that text back.
+    TxtToDb,
+    /// `YXDBTOPOS`: the positions of this rule and board size as move lists.
+    DbToPos,
+    /// `YXDBMERGE`: copy another database file into this one.
+    Merge,
+    /// `YXDBSPLIT`: copy the current position and what follows it into another file.
+    Split,
+}
+
+impl DbFile {
+    pub fn name(self) -> &'static str {
+        match self {
+            DbFile::LibToDb => "YXLIBTODB",
+            DbFile::DbToLib => "YXDBTOLIB",
+            DbFile::DbToTxt { all: false } => "YXDBTOTXT",
+            DbFile::DbToTxt { all: true } => "YXDBTOTXTALL",
+            DbFile::TxtToDb => "YXTXTTODB",
+            DbFile::DbToPos => "YXDBTOPOS",
+            DbFile::Merge => "YXDBMERGE",
+            DbFile::Split => "YXDBSPLIT",
+        }
+    }
 }
 
 /// A database command that works on the position of the block that follows it.
@@ -224,12 +264,8 @@ const UNSUPPORTED: &[(&str, bool, bool)] = &[
     ("YXRESIGN", false, false),
     ("YXFORBID", false, false),
     ("YXPRINTFEATURE", false, false),
-    ("YXDBFIX", false, false),
     ("YXHASHDUMP", false, true),
     ("YXHASHLOAD", false, true),
-    ("YXDBTOPOS", false, true),
-    ("YXDBTOTXT", false, true),
-    ("YXTXTTODB", false, true),
 ];
 
 /// Parses one command line.
@@ -383,6 +419,24 @@ pub fn parse(line: &str) -> Command {
         "YXSETDATABASE" => Command::SetDatabase(rest.to_string()),
         "YXSAVEDATABASE" => Command::SaveDatabase,
         "YXDBCHECK" => Command::DbCheck,
+        "YXDBFIX" => Command::DbFix,
+        "YXLIBTODB" | "YXDBTOLIB" | "YXDBTOTXT" | "YXDBTOTXTALL" | "YXTXTTODB" | "YXDBTOPOS"
+        | "YXDBMERGE" | "YXDBSPLIT" => {
+            let cmd = match name.as_str() {
+                "YXLIBTODB" => DbFile::LibToDb,
+                "YXDBTOLIB" => DbFile::DbToLib,
+                "YXDBTOTXT" => DbFile::DbToTxt { all: false },
+                "YXDBTOTXTALL" => DbFile::DbToTxt { all: true },
+                "YXTXTTODB" => DbFile::TxtToDb,
+                "YXDBMERGE" => DbFile::Merge,
+                "YXDBSPLIT" => DbFile::Split,
+                _ => DbFile::DbToPos,
+            };
+            Command::DbFile {
+                cmd,
+                path: rest.to_string(),
+            }
+        }
         "YXSOOSORVSTEP1" | "YXSOOSORVSTEP2" | "YXSOOSORVSTEP3" | "YXSOOSORVSTEP6" => {
             Command::Soosorv {
                 step: name.as_bytes()[13] - b'0',
@@ -963,20 +1017,44 @@ mod tests {
                 arg_line: false
             }
         );
-        assert_eq!(
-            parse("YXDBFIX"),
-            Command::Unsupported {
-                name: "yxdbfix".into(),
-                block: false,
-                arg_line: false
-            }
-        );
         assert_eq!(parse("\u{1}\u{2}x"), Command::Unknown("??x".into()));
     }
 
     /// Yixin-Board's database commands, as its `main.c` writes them.
     #[test]
     fn database_commands() {
+        assert_eq!(parse("yxdbfix"), Command::DbFix);
+        assert_eq!(
+            parse("yxlibtodb"),
+            Command::DbFile {
+                cmd: DbFile::LibToDb,
+                path: String::new()
+            }
+        );
+        assert_eq!(
+            parse("YXDBTOTXTALL C:\\all.txt"),
+            Command::DbFile {
+                cmd: DbFile::DbToTxt { all: true },
+                path: "C:\\all.txt".into()
+            }
+        );
+        for (line, cmd) in [
+            ("yxdbtolib", DbFile::DbToLib),
+            ("yxdbtotxt", DbFile::DbToTxt { all: false }),
+            ("yxtxttodb", DbFile::TxtToDb),
+            ("yxdbtopos", DbFile::DbToPos),
+            ("yxdbmerge", DbFile::Merge),
+            ("yxdbsplit", DbFile::Split),
+        ] {
+            assert_eq!(
+                parse(line),
+                Command::DbFile {
+                    cmd,
+                    path: String::new()
+                }
+            );
+            assert_eq!(cmd.name().to_ascii_lowercase(), line);
+        }
         assert_eq!(
             parse("yxquerydatabaseall"),
             Command::Database(DbCommand::QueryAll { text: false })

@@ -627,6 +627,8 @@ pub struct Session {
     text_acc: Option<String>,
     /// The next non-blank line is the path of a `YXSETDATABASE`.
     db_path_next: bool,
+    /// The next non-blank line is the path of this database file command.
+    db_file_next: Option<protocol::DbFile>,
 }
 
 impl Session {
@@ -659,6 +661,7 @@ impl Session {
             db_readonly: false,
             text_acc: None,
             db_path_next: false,
+            db_file_next: None,
         }
     }
 
@@ -702,6 +705,10 @@ impl Session {
         if self.db_path_next && !line.trim().is_empty() {
             self.db_path_next = false;
             return self.set_database(line.trim());
+        }
+        if let Some(cmd) = self.db_file_next.filter(|_| !line.trim().is_empty()) {
+            self.db_file_next = None;
+            return self.db_file(cmd, line.trim());
         }
         if let Some(mut text) = self.text_acc.take() {
             text.push('\n');
@@ -906,6 +913,17 @@ impl Session {
             }
             Command::SaveDatabase => self.save_database(),
             Command::DbCheck => self.db_check(),
+            Command::DbFix => {
+                for l in crate::front::dbfile::fix(self.db.as_mut(), self.db_readonly) {
+                    self.reply(&l);
+                }
+                Flow::Continue
+            }
+            Command::DbFile { cmd, path } if path.is_empty() => {
+                self.db_file_next = Some(cmd);
+                Flow::Continue
+            }
+            Command::DbFile { cmd, path } => self.db_file(cmd, &path),
             Command::Unsupported {
                 name,
                 block,
@@ -1197,6 +1215,26 @@ impl Session {
         }
     }
 
+    /// A database file command ([`crate::front::dbfile`]) on the current game's rule,
+    /// board size and moves.
+    fn db_file(&mut self, cmd: protocol::DbFile, path: &str) -> Flow {
+        let (width, height, moves) = self.game.as_ref().map_or((15, 15, Vec::new()), |g| {
+            let moves = g.board.history().iter().map(|m| (m.pos, m.color)).collect();
+            (g.board.width(), g.board.height(), moves)
+        });
+        let at = crate::front::dbfile::Position {
+            width,
+            height,
+            rule: self.rule,
+            moves: &moves,
+        };
+        let lines = crate::front::dbfile::run(self.db.as_mut(), self.db_readonly, cmd, path, &at);
+        for l in &lines {
+            self.reply(l);
+        }
+        Flow::Continue
+    }
+
     /// `YXDBCHECK`: SQLite's integrity check of the file, as messages.
     fn db_check(&mut self) -> Flow {
         let Some(db) = self.db.as_ref() else {
@@ -1443,17 +1481,17 @@ impl Session {
             DbCommand::EditText(text) => db.update(&key, |r| r.text = text.clone())?,
             DbCommand::DeleteOne => db.delete(&key)?,
             DbCommand::DeleteAll { filter } => {
-                // Yixin-Board means the positions that follow the one on its board.
-                if !filter.is_empty() {
-                    anyhow::bail!(
-                        "deleting by filter ('{}') is not supported; nothing was deleted",
-                        clean(filter)
-                    );
-                }
-                if !stones.is_empty() {
-                    anyhow::bail!(
-                        "deleting the positions after a position is not supported; nothing was deleted (from the empty board it deletes every position of this rule and board size)"
-                    );
+                // Yixin-Board means the positions that follow the one on its board (from
+                // the empty board with no filter: every position of this rule and size).
+                let (f, recursive) = database::DeleteFilter::parse(filter)
+                    .map_err(|e| anyhow::anyhow!("{e}; nothing was deleted"))?;
+                if f != database::DeleteFilter::All || !stones.is_empty() {
+                    let n = db.delete_after(&board, side, f, recursive)?;
+                    out.line(&format!(
+                        "MESSAGE database: deleted {n} position{} after this one",
+                        if n == 1 { "" } else { "s" }
+                    ));
+                    return self.database_command(&DbCommand::QueryAll { text: false }, stones);
                 }
                 db.delete_all_like(&key)?;
                 // The board's marks as they are now, as after any change of the tree.
