@@ -1845,7 +1845,7 @@ fn command() -> BoxedStrategy<Cmd> {
         1 => simple("DONE", Command::StrayDone),
         2 => (cased("YXNBEST"), values(&["1", "2", "3", "0", "-1", "x", "", "18446744073709551616"]))
             .prop_map(|(w, n)| (format!("{w} {n}"), None)),
-        1 => values(&["yxdraw", "YXDBFIX", "yxhashdump C:\\x", "yxsavedatabase", "YXDBCHECK"])
+        1 => values(&["yxdraw", "YXDBFIX", "yxhashload C:\\x", "yxsavedatabase", "YXDBCHECK"])
             .prop_map(|s| (s, None)),
         1 => values(&["yxsoosorvstep1", "yxsoosorvstep2", "YXSOOSORVSTEP3", "yxsoosorvstep4 2",
             "yxsoosorvstep5 3", "yxsoosorvstep5 0", "yxsoosorvstep6", "yxsoosorvstep4"])

@@ -580,3 +580,73 @@ fn opening_steps_answer_in_reasonable_time_under_untimed_levels() {
     assert!(took < Duration::from_secs(13), "{took:?}");
     b.expect_silence();
 }
+
+/// `yxhashdump` / `yxhashload` as Yixin-Board's command box sends them ("hash dump
+/// path"): the command, then the path on its own line. A dump survives `yxhashclear` and a
+/// new game; a file that is not a dump, or is cut short, is an error that leaves the
+/// table as it was.
+#[test]
+fn hash_dump_and_load_round_trip() {
+    let dir = std::env::temp_dir().join(format!("fivefold-yixin-hash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("table dump.bin");
+    let mut b = yixin(300);
+    b.send("INFO hash_size 1024");
+    let c = position(&mut b, &THREE, true);
+    b.send(&c);
+    b.reply();
+    let usage = |b: &mut Brain| -> f64 {
+        b.send("yxshowhashusage");
+        let l = b.line();
+        let rest = l
+            .strip_prefix("MESSAGE Hash usage: ")
+            .unwrap_or_else(|| panic!("{l}"));
+        rest.split('%').next().unwrap().parse().unwrap()
+    };
+    let full = usage(&mut b);
+    assert!(full > 0.0);
+    b.send(&format!("yxhashdump\n{}", path.display()));
+    let l = b.line();
+    assert!(l.starts_with("MESSAGE Transposition table dumped: "), "{l}");
+    assert!(path.is_file());
+    b.send("yxhashclear");
+    assert_eq!(usage(&mut b), 0.0);
+    assert_eq!(b.ask("start 15"), "OK");
+    b.send(&format!("yxhashload\n{}", path.display()));
+    let l = b.line();
+    assert!(
+        l.starts_with("MESSAGE Transposition table loaded from "),
+        "{l}"
+    );
+    assert_eq!(usage(&mut b), full);
+    // Damaged files: errors, the table as it was.
+    let bytes = std::fs::read(&path).unwrap();
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let junk = dir.join("junk.bin");
+    std::fs::write(&junk, b"hello, this is not a table dump of any kind").unwrap();
+    let mut flipped = bytes.clone();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0x10;
+    let bad = dir.join("flipped.bin");
+    std::fs::write(&bad, &flipped).unwrap();
+    for f in [&cut, &junk, &bad, &dir.join("missing.bin")] {
+        let l = b.ask(&format!("YXHASHLOAD {}", f.display()));
+        assert!(l.starts_with("ERROR YXHASHLOAD: "), "{l}");
+        assert!(l.ends_with("; the table is unchanged"), "{l}");
+        assert_eq!(usage(&mut b), full);
+    }
+    // Another rule: refused.
+    b.send("INFO rule 4");
+    let l = b.ask(&format!("YXHASHLOAD {}", path.display()));
+    assert!(l.contains("another rule"), "{l}");
+    b.send("INFO rule 0");
+    // A dump into a folder that does not exist.
+    let l = b.ask(&format!(
+        "yxhashdump {}",
+        dir.join("no/such/dir/x").display()
+    ));
+    assert!(l.starts_with("ERROR YXHASHDUMP: "), "{l}");
+    b.expect_silence();
+    std::fs::remove_dir_all(&dir).unwrap();
+}

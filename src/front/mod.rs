@@ -1,7 +1,8 @@
 //! The front ends: what managers and people talk to. The Gomocup protocol ([`protocol`]
 //! parses and formats lines, [`session`] holds the game and drives the engine, [`swap2`]
 //! answers the Swap2 steps, [`soosorv`] Yixin-Board's Soosorv steps, [`balance`] and
-//! [`defend`] its balance and search-defend commands, [`database`] its position database),
+//! [`defend`] its balance and search-defend commands, [`hashfile`] its table dump and
+//! load, [`database`] its position database),
 //! the terminal game ([`play`]), position analysis
 //! ([`analyse`]) and the threat-space solver ([`solve`]).
 
@@ -9,6 +10,7 @@ pub mod analyse;
 pub mod balance;
 pub mod database;
 pub mod defend;
+pub mod hashfile;
 pub mod play;
 pub mod protocol;
 pub mod session;

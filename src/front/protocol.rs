@@ -87,6 +87,10 @@ pub enum Command {
     SaveDatabase,
     /// `YXDBCHECK`: check the database file for damage.
     DbCheck,
+    /// `YXHASHDUMP` (`dump`) or `YXHASHLOAD`: the transposition table to or from the
+    /// file at `path`; an empty path means the next non-blank line is the path (as
+    /// Yixin-Board sends it).
+    HashFile { dump: bool, path: String },
     /// A known extension the engine does not support. `block`: a block of lines ending
     /// with `DONE` follows and must be read; `arg_line`: the command takes an argument
     /// (a file path) which, when not on the command line itself, is the next line.
@@ -225,8 +229,6 @@ const UNSUPPORTED: &[(&str, bool, bool)] = &[
     ("YXFORBID", false, false),
     ("YXPRINTFEATURE", false, false),
     ("YXDBFIX", false, false),
-    ("YXHASHDUMP", false, true),
-    ("YXHASHLOAD", false, true),
     ("YXDBTOPOS", false, true),
     ("YXDBTOTXT", false, true),
     ("YXTXTTODB", false, true),
@@ -381,6 +383,14 @@ pub fn parse(line: &str) -> Command {
             ),
         },
         "YXSETDATABASE" => Command::SetDatabase(rest.to_string()),
+        "YXHASHDUMP" => Command::HashFile {
+            dump: true,
+            path: rest.to_string(),
+        },
+        "YXHASHLOAD" => Command::HashFile {
+            dump: false,
+            path: rest.to_string(),
+        },
         "YXSAVEDATABASE" => Command::SaveDatabase,
         "YXDBCHECK" => Command::DbCheck,
         "YXSOOSORVSTEP1" | "YXSOOSORVSTEP2" | "YXSOOSORVSTEP3" | "YXSOOSORVSTEP6" => {
@@ -949,18 +959,16 @@ mod tests {
         );
         assert_eq!(
             parse("yxhashdump"),
-            Command::Unsupported {
-                name: "yxhashdump".into(),
-                block: false,
-                arg_line: true
+            Command::HashFile {
+                dump: true,
+                path: String::new()
             }
         );
         assert_eq!(
-            parse("yxhashdump C:\\x"),
-            Command::Unsupported {
-                name: "yxhashdump".into(),
-                block: false,
-                arg_line: false
+            parse("YXHASHLOAD C:\\x y"),
+            Command::HashFile {
+                dump: false,
+                path: "C:\\x y".into()
             }
         );
         assert_eq!(

@@ -40,7 +40,7 @@ use crate::engine::{Engine, StopToken, MAX_THREADS};
 use crate::front::database::{self, Database, Key, Record};
 use crate::front::protocol::DbCommand;
 use crate::front::protocol::{self, clean, BlockLine, Command, Names, Progress, Realtime};
-use crate::front::{balance, defend, soosorv, swap2};
+use crate::front::{balance, defend, hashfile, soosorv, swap2};
 use anyhow::Result;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
@@ -627,6 +627,9 @@ pub struct Session {
     text_acc: Option<String>,
     /// The next non-blank line is the path of a `YXSETDATABASE`.
     db_path_next: bool,
+    /// The next non-blank line is the path of a `YXHASHDUMP` (`Some(true)`) or
+    /// `YXHASHLOAD` (`Some(false)`).
+    hash_path_next: Option<bool>,
 }
 
 impl Session {
@@ -659,6 +662,7 @@ impl Session {
             db_readonly: false,
             text_acc: None,
             db_path_next: false,
+            hash_path_next: None,
         }
     }
 
@@ -702,6 +706,10 @@ impl Session {
         if self.db_path_next && !line.trim().is_empty() {
             self.db_path_next = false;
             return self.set_database(line.trim());
+        }
+        if self.hash_path_next.is_some() && !line.trim().is_empty() {
+            let dump = self.hash_path_next.take().unwrap_or_default();
+            return self.hash_file(dump, line.trim());
         }
         if let Some(mut text) = self.text_acc.take() {
             text.push('\n');
@@ -902,6 +910,14 @@ impl Session {
                     Flow::Continue
                 } else {
                     self.set_database(&path)
+                }
+            }
+            Command::HashFile { dump, path } => {
+                if path.is_empty() {
+                    self.hash_path_next = Some(dump);
+                    Flow::Continue
+                } else {
+                    self.hash_file(dump, &path)
                 }
             }
             Command::SaveDatabase => self.save_database(),
@@ -1812,6 +1828,52 @@ impl Session {
             },
         }
         Ok(())
+    }
+
+    /// `YXHASHDUMP` (`dump`) / `YXHASHLOAD`: the table to or from the file at `path`,
+    /// for the current rule and board size ([`hashfile`]). Answers with a message, or an
+    /// error that leaves the table as it was.
+    fn hash_file(&mut self, dump: bool, path: &str) -> Flow {
+        let name = if dump { "YXHASHDUMP" } else { "YXHASHLOAD" };
+        let (w, h) = self
+            .game
+            .as_ref()
+            .map_or((15, 15), |g| (g.board.width(), g.board.height()));
+        let context = hashfile::context(self.rule, w, h);
+        let (memory, threads) = (self.memory, self.threads);
+        let file = std::path::Path::new(path);
+        let result = {
+            let mut e = self.engine();
+            // The table at the size the next search will use, so a load is not lost
+            // to a resize.
+            e.configure(memory, threads);
+            if dump {
+                hashfile::dump(&e, file, context)
+            } else {
+                hashfile::load(&mut e, file, context)
+            }
+        };
+        match result {
+            Ok(n) if dump => {
+                self.reply(&format!(
+                    "MESSAGE Transposition table dumped: {} ({n} entries)",
+                    one_line(path)
+                ));
+                Flow::Continue
+            }
+            Ok(n) => {
+                self.reply(&format!(
+                    "MESSAGE Transposition table loaded from {} ({n} entries)",
+                    one_line(path)
+                ));
+                Flow::Continue
+            }
+            Err(e) => {
+                log::warn!("{name} {path}: {e}");
+                let rest = if dump { "" } else { "; the table is unchanged" };
+                self.error(&format!("{name}: {}{rest}", one_line(&e)))
+            }
+        }
     }
 
     fn set_rule(&mut self, rule: Rule) -> Result<(), String> {
