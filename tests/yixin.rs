@@ -650,3 +650,39 @@ fn hash_dump_and_load_round_trip() {
     b.expect_silence();
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `INFO pondering 1`, as Yixin-Board's *Pondering* setting sends it (`set_pondering`):
+/// after each move the engine thinks on, printing nothing, and the opponent's move is
+/// answered in its normal time, the pondering search stopped the moment it arrives.
+#[test]
+fn pondering_is_silent_and_yields_to_the_next_move() {
+    let mut b = yixin(500);
+    b.send("INFO pondering 1");
+    let c = position(&mut b, &QUIET, true);
+    b.send(&c);
+    let mut taken: Vec<(usize, usize)> = QUIET.to_vec();
+    taken.push(pair(&b.reply()));
+    let far = [(0, 0), (0, 14), (14, 0), (14, 14), (0, 7), (14, 7), (7, 0)];
+    for round in 0..3 {
+        // Thinking on the opponent's time, silently.
+        std::thread::sleep(Duration::from_millis(1200));
+        let their = *far.iter().find(|s| !taken.contains(s)).unwrap();
+        taken.push(their);
+        let asked = Instant::now();
+        b.send(&format!("TURN {},{}", their.0, their.1));
+        let l = b.reply();
+        let took = asked.elapsed();
+        taken.push(pair(&l));
+        // 500 ms to think; the bound only says that pondering did not hold it up (an
+        // unstopped pondering search has no limit at all).
+        assert!(took < Duration::from_secs(6), "round {round}: {took:?}");
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    b.expect_silence();
+    // Off again: nothing runs after the move.
+    b.send("INFO pondering 0");
+    let their = *far.iter().find(|s| !taken.contains(s)).unwrap();
+    b.send(&format!("TURN {},{}", their.0, their.1));
+    pair(&b.reply());
+    b.expect_silence();
+}

@@ -365,11 +365,13 @@ impl Tt {
         }
         match h.file_len() {
             Some(len) if len == bytes.len() as u64 => {}
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "the file has {} bytes, but its header announces {} entries: truncated or damaged",
                 bytes.len(),
                 h.entries
-            )),
+            ))
+            }
         }
         let body = bytes.len() - DUMP_TRAILER_BYTES;
         let mut sum = Fnv::new();

@@ -2,7 +2,7 @@
 //! parses and formats lines, [`session`] holds the game and drives the engine, [`swap2`]
 //! answers the Swap2 steps, [`soosorv`] Yixin-Board's Soosorv steps, [`balance`] and
 //! [`defend`] its balance and search-defend commands, [`hashfile`] its table dump and
-//! load, [`database`] its position database),
+//! load, [`ponder`] the search on the opponent's time, [`database`] its position database),
 //! the terminal game ([`play`]), position analysis
 //! ([`analyse`]) and the threat-space solver ([`solve`]).
 
@@ -12,6 +12,7 @@ pub mod database;
 pub mod defend;
 pub mod hashfile;
 pub mod play;
+pub mod ponder;
 pub mod protocol;
 pub mod session;
 pub mod solve;

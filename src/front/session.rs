@@ -38,6 +38,7 @@ use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
 use crate::engine::{Engine, StopToken, MAX_THREADS};
 use crate::front::database::{self, Database, Key, Record};
+use crate::front::ponder::Ponder;
 use crate::front::protocol::DbCommand;
 use crate::front::protocol::{self, clean, BlockLine, Command, Names, Progress, Realtime};
 use crate::front::{balance, defend, hashfile, soosorv, swap2};
@@ -630,6 +631,10 @@ pub struct Session {
     /// The next non-blank line is the path of a `YXHASHDUMP` (`Some(true)`) or
     /// `YXHASHLOAD` (`Some(false)`).
     hash_path_next: Option<bool>,
+    /// `INFO pondering` (default off): search on after our move until the next line.
+    ponder: bool,
+    /// The pondering search running now, if any ([`crate::front::ponder`]).
+    pondering: Option<Ponder>,
 }
 
 impl Session {
@@ -663,6 +668,8 @@ impl Session {
             text_acc: None,
             db_path_next: false,
             hash_path_next: None,
+            ponder: false,
+            pondering: None,
         }
     }
 
@@ -1799,11 +1806,12 @@ impl Session {
             }
             "vcthread" => self.vcthread = true,
             // Yixin-Board's "Use Database" and "Database Readonly" menu items.
+            "pondering" => self.ponder = number()? != 0,
             "usedatabase" => self.use_db = number()? != 0,
             "database_readonly" => self.db_readonly = number()? != 0,
             // Yixin-Board settings with no meaning for this engine.
-            "time_increment" | "caution_factor" | "pondering" | "nbestsym" | "nbest_sym"
-            | "checkmate" | "thread_split_depth" | "start_depth" => {
+            "time_increment" | "caution_factor" | "nbestsym" | "nbest_sym" | "checkmate"
+            | "thread_split_depth" | "start_depth" => {
                 log::debug!("INFO {key} ignored")
             }
             // The search's tunable parameters, by their names (see engine::params); any
@@ -1828,6 +1836,33 @@ impl Session {
             },
         }
         Ok(())
+    }
+
+    /// Starts pondering ([`crate::front::ponder`]) on the position after our move, when
+    /// `INFO pondering` is on, our move was the last one played and the game goes on.
+    fn start_pondering(&mut self) {
+        if !self.ponder || self.pondering.is_some() {
+            return;
+        }
+        let Some(g) = self.game.as_ref() else { return };
+        let ours = g
+            .board
+            .history()
+            .last()
+            .is_some_and(|m| Some(m.color) == g.me);
+        if !ours || g.empty_squares() < 2 || rules::game_end(&g.board).is_some() {
+            return;
+        }
+        let mut board = g.board.clone();
+        board.set_side_to_move(g.my_color().opp());
+        self.pondering = Ponder::start(self.engine.clone(), board);
+    }
+
+    /// Stops pondering, if it runs, and waits until the engine is free.
+    pub fn stop_pondering(&mut self) {
+        if let Some(p) = self.pondering.take() {
+            p.stop();
+        }
     }
 
     /// `YXHASHDUMP` (`dump`) / `YXHASHLOAD`: the table to or from the file at `path`,
@@ -2328,6 +2363,12 @@ impl Session {
     }
 }
 
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.stop_pondering();
+    }
+}
+
 /// `p` if it is a legal move for `me` in `g` and not excluded; otherwise the first legal
 /// square from the move generator's candidates, then from the whole board (nearest the
 /// centre first), relaxing the exclusions and finally the renju fouls only if nothing
@@ -2467,12 +2508,20 @@ where
                 Ok(Event::Done(_)) => continue,
             },
         };
+        // Any line stops pondering first: the engine is then free, and the line's time
+        // has run from its arrival (`received`), not from the stop.
+        session.stop_pondering();
         match session.handle_line(&line, received) {
             Flow::Continue => {}
             Flow::Quit => return Ok(()),
             Flow::Think(job) => {
+                let our_move = matches!(*job, Job::Move { .. });
                 if let Flow::Quit = session.run_job(job, &rx, &tx, &mut queue, &mut eof) {
                     return Ok(());
+                }
+                // Nothing waiting: think on while the opponent does.
+                if our_move && queue.is_empty() && !eof {
+                    session.start_pondering();
                 }
             }
         }
@@ -2559,6 +2608,55 @@ mod tests {
             let (x, y) = last.split_once(',').expect("a move last");
             let mv = (x.parse::<usize>().unwrap(), y.parse::<usize>().unwrap());
             assert!(![(7, 7), (8, 8), (8, 6)].contains(&mv), "{text}");
+        }
+    }
+
+    #[test]
+    fn pondering_runs_only_when_asked_and_takes_no_clock_time() {
+        for on in [false, true] {
+            let out = Collect::default();
+            let mut s = Session::new(Arc::new(Output::new(Box::new(out.clone()))));
+            let now = Instant::now();
+            for l in [
+                "START 15",
+                "INFO hash_size 4096",
+                "INFO thread_num 1",
+                "INFO timeout_match 100000",
+            ] {
+                assert!(matches!(s.handle_line(l, now), Flow::Continue), "{l}");
+            }
+            let pondering = if on {
+                "INFO pondering 1"
+            } else {
+                "INFO pondering 0"
+            };
+            assert!(matches!(s.handle_line(pondering, now), Flow::Continue));
+            assert!(matches!(s.handle_line("TURN 7,7", now), Flow::Think(_)));
+            s.finish(Answer::Move(Pos::new(8, 8)), Instant::now());
+            let spent = s.spent_ms;
+            let usage = s.engine().hash_usage();
+            s.start_pondering();
+            assert_eq!(s.pondering.is_some(), on);
+            std::thread::sleep(Duration::from_millis(300));
+            let t = Instant::now();
+            s.stop_pondering();
+            assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+            assert!(s.pondering.is_none());
+            // The table filled only while pondering; the clock saw none of it.
+            let after = s.engine().hash_usage();
+            if on {
+                assert!(after > usage, "{usage} -> {after}");
+            } else {
+                assert_eq!(after, usage);
+            }
+            assert_eq!(s.spent_ms, spent);
+            // Only our move was written.
+            let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+            assert_eq!(text, "OK\n8,8\n");
+            // Never while it is our turn.
+            assert!(matches!(s.handle_line("TURN 9,9", now), Flow::Think(_)));
+            s.start_pondering();
+            assert!(s.pondering.is_none());
         }
     }
 
