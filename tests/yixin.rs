@@ -686,3 +686,38 @@ fn pondering_is_silent_and_yields_to_the_next_move() {
     pair(&b.reply());
     b.expect_silence();
 }
+
+/// `INFO strength` (Rapfi's setting, 0 to 100): below 100 the engine still answers a
+/// legal move in time and still blocks a four; 100 is full strength; other values are
+/// refused and leave the strength as it was.
+#[test]
+fn strength_plays_weaker_but_legal_moves() {
+    let mut b = yixin(300);
+    b.send("INFO strength 101");
+    assert!(b
+        .ask("ABOUT")
+        .starts_with("ERROR INFO strength: 101 is not a strength"));
+    assert!(b.reply().starts_with("name=\"Fivefold\""));
+    b.send("INFO strength x");
+    assert!(b.ask("ABOUT").starts_with("ERROR INFO strength: "));
+    assert!(b.reply().starts_with("name=\"Fivefold\""));
+    b.send("INFO strength 0");
+    // Black (rows 7) has four in a row on row 7, columns 5..8: white must block.
+    let four = [(7, 5), (3, 3), (7, 6), (3, 11), (7, 7), (11, 3), (7, 8)];
+    for _ in 0..3 {
+        let c = position(&mut b, &four, true);
+        b.send(&c);
+        let mv = pair(&b.reply());
+        assert!(mv == (7, 4) || mv == (7, 9), "{mv:?}");
+    }
+    let c = position(&mut b, &QUIET, true);
+    b.send(&c);
+    let mv = pair(&b.reply());
+    assert!(!QUIET.contains(&mv));
+    b.send("INFO strength 100");
+    let c = position(&mut b, &THREE, true);
+    b.send(&c);
+    let mv = pair(&b.reply());
+    assert!(mv == (7, 6) || mv == (7, 10), "{mv:?}");
+    b.expect_silence();
+}

@@ -2,7 +2,7 @@
 //! parses and formats lines, [`session`] holds the game and drives the engine, [`swap2`]
 //! answers the Swap2 steps, [`soosorv`] Yixin-Board's Soosorv steps, [`balance`] and
 //! [`defend`] its balance and search-defend commands, [`hashfile`] its table dump and
-//! load, [`ponder`] the search on the opponent's time, [`database`] its position database),
+//! load, [`ponder`] the search on the opponent's time, [`strength`] weaker play, [`database`] its position database),
 //! the terminal game ([`play`]), position analysis
 //! ([`analyse`]) and the threat-space solver ([`solve`]).
 
@@ -17,4 +17,5 @@ pub mod protocol;
 pub mod session;
 pub mod solve;
 pub mod soosorv;
+pub mod strength;
 pub mod swap2;
