@@ -833,6 +833,11 @@ impl Model {
             Command::SetDatabase(path) => {
                 panic!("the generator sends no YXSETDATABASE (it would open the file '{path}')")
             }
+            // The generator only loads a file that does not exist (`C:\x`).
+            Command::HashFile { dump: false, .. } => d.expect_error(),
+            Command::HashFile { dump: true, path } => {
+                panic!("the generator sends no YXHASHDUMP (it would write the file '{path}')")
+            }
             Command::Unsupported {
                 block, arg_line, ..
             } => {

@@ -13,6 +13,8 @@
 //!   `END`, `STOP` or `YXSTOP`; the engine never clears it, so a stop that arrives
 //!   before the search has started, or between the searches of one job (`YXNBEST`,
 //!   `SWAP2BOARD`), still ends it. The clock is the search's own limit;
+//! - with `INFO pondering 1`, after our move the engine searches on in the background
+//!   ([`crate::front::ponder`]) until the next line, which stops it before it is handled;
 //! - every output line goes through one [`Output`], which writes it with its line end in
 //!   one piece and flushes it.
 //!
