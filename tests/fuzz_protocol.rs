@@ -846,6 +846,11 @@ impl Model {
             Command::SetDatabase(path) => {
                 panic!("the generator sends no YXSETDATABASE (it would open the file '{path}')")
             }
+            // The generator only loads a file that does not exist (`C:\x`).
+            Command::HashFile { dump: false, .. } => d.expect_error(),
+            Command::HashFile { dump: true, path } => {
+                panic!("the generator sends no YXHASHDUMP (it would write the file '{path}')")
+            }
             Command::Unsupported {
                 block, arg_line, ..
             } => {
@@ -1858,7 +1863,7 @@ fn command() -> BoxedStrategy<Cmd> {
         1 => simple("DONE", Command::StrayDone),
         2 => (cased("YXNBEST"), values(&["1", "2", "3", "0", "-1", "x", "", "18446744073709551616"]))
             .prop_map(|(w, n)| (format!("{w} {n}"), None)),
-        1 => values(&["yxdraw", "YXDBFIX", "yxhashdump C:\\x", "yxsavedatabase", "YXDBCHECK",
+        1 => values(&["yxdraw", "YXDBFIX", "yxhashload C:\\x", "yxsavedatabase", "YXDBCHECK",
             "yxdbtotxt C:\\x", "yxlibtodb", "YXDBTOPOS"])
             .prop_map(|s| (s, None)),
         1 => values(&["yxsoosorvstep1", "yxsoosorvstep2", "YXSOOSORVSTEP3", "yxsoosorvstep4 2",

@@ -580,3 +580,144 @@ fn opening_steps_answer_in_reasonable_time_under_untimed_levels() {
     assert!(took < Duration::from_secs(13), "{took:?}");
     b.expect_silence();
 }
+
+/// `yxhashdump` / `yxhashload` as Yixin-Board's command box sends them ("hash dump
+/// path"): the command, then the path on its own line. A dump survives `yxhashclear` and a
+/// new game; a file that is not a dump, or is cut short, is an error that leaves the
+/// table as it was.
+#[test]
+fn hash_dump_and_load_round_trip() {
+    let dir = std::env::temp_dir().join(format!("fivefold-yixin-hash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("table dump.bin");
+    let mut b = yixin(300);
+    b.send("INFO hash_size 1024");
+    let c = position(&mut b, &THREE, true);
+    b.send(&c);
+    b.reply();
+    let usage = |b: &mut Brain| -> f64 {
+        b.send("yxshowhashusage");
+        let l = b.line();
+        let rest = l
+            .strip_prefix("MESSAGE Hash usage: ")
+            .unwrap_or_else(|| panic!("{l}"));
+        rest.split('%').next().unwrap().parse().unwrap()
+    };
+    let full = usage(&mut b);
+    assert!(full > 0.0);
+    b.send(&format!("yxhashdump\n{}", path.display()));
+    let l = b.line();
+    assert!(l.starts_with("MESSAGE Transposition table dumped: "), "{l}");
+    assert!(path.is_file());
+    b.send("yxhashclear");
+    assert_eq!(usage(&mut b), 0.0);
+    assert_eq!(b.ask("start 15"), "OK");
+    b.send(&format!("yxhashload\n{}", path.display()));
+    let l = b.line();
+    assert!(
+        l.starts_with("MESSAGE Transposition table loaded from "),
+        "{l}"
+    );
+    assert_eq!(usage(&mut b), full);
+    // Damaged files: errors, the table as it was.
+    let bytes = std::fs::read(&path).unwrap();
+    let cut = dir.join("cut.bin");
+    std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+    let junk = dir.join("junk.bin");
+    std::fs::write(&junk, b"hello, this is not a table dump of any kind").unwrap();
+    let mut flipped = bytes.clone();
+    let mid = flipped.len() / 2;
+    flipped[mid] ^= 0x10;
+    let bad = dir.join("flipped.bin");
+    std::fs::write(&bad, &flipped).unwrap();
+    for f in [&cut, &junk, &bad, &dir.join("missing.bin")] {
+        let l = b.ask(&format!("YXHASHLOAD {}", f.display()));
+        assert!(l.starts_with("ERROR YXHASHLOAD: "), "{l}");
+        assert!(l.ends_with("; the table is unchanged"), "{l}");
+        assert_eq!(usage(&mut b), full);
+    }
+    // Another rule: refused.
+    b.send("INFO rule 4");
+    let l = b.ask(&format!("YXHASHLOAD {}", path.display()));
+    assert!(l.contains("another rule"), "{l}");
+    b.send("INFO rule 0");
+    // A dump into a folder that does not exist.
+    let l = b.ask(&format!(
+        "yxhashdump {}",
+        dir.join("no/such/dir/x").display()
+    ));
+    assert!(l.starts_with("ERROR YXHASHDUMP: "), "{l}");
+    b.expect_silence();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `INFO pondering 1`, as Yixin-Board's *Pondering* setting sends it (`set_pondering`):
+/// after each move the engine thinks on, printing nothing, and the opponent's move is
+/// answered in its normal time, the pondering search stopped the moment it arrives.
+#[test]
+fn pondering_is_silent_and_yields_to_the_next_move() {
+    let mut b = yixin(500);
+    b.send("INFO pondering 1");
+    let c = position(&mut b, &QUIET, true);
+    b.send(&c);
+    let mut taken: Vec<(usize, usize)> = QUIET.to_vec();
+    taken.push(pair(&b.reply()));
+    let far = [(0, 0), (0, 14), (14, 0), (14, 14), (0, 7), (14, 7), (7, 0)];
+    for round in 0..3 {
+        // Thinking on the opponent's time, silently.
+        std::thread::sleep(Duration::from_millis(1200));
+        let their = *far.iter().find(|s| !taken.contains(s)).unwrap();
+        taken.push(their);
+        let asked = Instant::now();
+        b.send(&format!("TURN {},{}", their.0, their.1));
+        let l = b.reply();
+        let took = asked.elapsed();
+        taken.push(pair(&l));
+        // 500 ms to think; the bound only says that pondering did not hold it up (an
+        // unstopped pondering search has no limit at all).
+        assert!(took < Duration::from_secs(6), "round {round}: {took:?}");
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    b.expect_silence();
+    // Off again: nothing runs after the move.
+    b.send("INFO pondering 0");
+    let their = *far.iter().find(|s| !taken.contains(s)).unwrap();
+    b.send(&format!("TURN {},{}", their.0, their.1));
+    pair(&b.reply());
+    b.expect_silence();
+}
+
+/// `INFO strength` (Rapfi's setting, 0 to 100): below 100 the engine still answers a
+/// legal move in time and still blocks a four; 100 is full strength; other values are
+/// refused and leave the strength as it was.
+#[test]
+fn strength_plays_weaker_but_legal_moves() {
+    let mut b = yixin(300);
+    b.send("INFO strength 101");
+    assert!(b
+        .ask("ABOUT")
+        .starts_with("ERROR INFO strength: 101 is not a strength"));
+    assert!(b.reply().starts_with("name=\"Fivefold\""));
+    b.send("INFO strength x");
+    assert!(b.ask("ABOUT").starts_with("ERROR INFO strength: "));
+    assert!(b.reply().starts_with("name=\"Fivefold\""));
+    b.send("INFO strength 0");
+    // Black (rows 7) has four in a row on row 7, columns 5..8: white must block.
+    let four = [(7, 5), (3, 3), (7, 6), (3, 11), (7, 7), (11, 3), (7, 8)];
+    for _ in 0..3 {
+        let c = position(&mut b, &four, true);
+        b.send(&c);
+        let mv = pair(&b.reply());
+        assert!(mv == (7, 4) || mv == (7, 9), "{mv:?}");
+    }
+    let c = position(&mut b, &QUIET, true);
+    b.send(&c);
+    let mv = pair(&b.reply());
+    assert!(!QUIET.contains(&mv));
+    b.send("INFO strength 100");
+    let c = position(&mut b, &THREE, true);
+    b.send(&c);
+    let mv = pair(&b.reply());
+    assert!(mv == (7, 6) || mv == (7, 10), "{mv:?}");
+    b.expect_silence();
+}

@@ -133,6 +133,22 @@ impl Engine {
         self.tt.usage()
     }
 
+    /// Writes the table to `w` as a dump ([`Tt::dump`]); returns the number of entries.
+    pub fn dump_hash(&self, context: u32, w: &mut dyn std::io::Write) -> std::io::Result<u64> {
+        self.tt.dump(context, w)
+    }
+
+    /// Replaces the table's contents with a dump's ([`Tt::load_dump`]); an error leaves
+    /// the table as it was.
+    pub fn load_hash(&mut self, context: u32, bytes: &[u8]) -> Result<u64, String> {
+        self.tt.load_dump(context, bytes)
+    }
+
+    /// The table's entry for a position key, if it holds one.
+    pub fn probe_hash(&self, key: u64) -> Option<tt::Entry> {
+        self.tt.probe(key)
+    }
+
     /// Empties the table and the move-ordering statistics.
     pub fn clear_hash(&mut self) {
         self.tt.clear();

@@ -6,9 +6,111 @@
 //! writing at once (one word from each) is detected and ignored, never trusted. All
 //! accesses are atomic (relaxed), so there is no data race. The one `unsafe` is the
 //! cache prefetch hint of [`Tt::prefetch`], which reads nothing the program can observe.
+//!
+//! A table can be written to a file and read back ([`Tt::dump`], [`Tt::load_dump`];
+//! `YXHASHDUMP` / `YXHASHLOAD`). The file, all numbers little-endian:
+//!
+//! | bytes        | what                                                              |
+//! |--------------|-------------------------------------------------------------------|
+//! | 8            | [`DUMP_MAGIC`]                                                    |
+//! | 4            | [`DUMP_VERSION`]                                                  |
+//! | 4            | the caller's context (rule and board size: entries of one rule mean nothing under another) |
+//! | 8            | buckets of the table dumped (information only)                   |
+//! | 8            | `n`, the number of entries                                        |
+//! | `n` × 16     | each entry: its position key, then its packed data without age   |
+//! | 8            | FNV-1a (64 bits) of every byte before it                          |
+//!
+//! A file is checked completely (length, magic, version, context, every entry,
+//! checksum) before the table is touched, so a bad file leaves the table as it was.
 
-use crate::core::types::{Pos, Score, MATE_BOUND};
+use crate::core::types::{Pos, Score, INF, MATE_BOUND, STRIDE};
+use std::io::{self, Write};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// The first bytes of a table dump.
+pub const DUMP_MAGIC: [u8; 8] = *b"FFTTDUMP";
+/// The layout of the dump files this version writes and reads.
+pub const DUMP_VERSION: u32 = 1;
+/// Bytes before the entries.
+pub const DUMP_HEADER_BYTES: usize = 32;
+/// Bytes per entry.
+pub const DUMP_ENTRY_BYTES: usize = 16;
+/// Bytes of the checksum after the entries.
+pub const DUMP_TRAILER_BYTES: usize = 8;
+
+/// FNV-1a, 64 bits: the dump's checksum (it finds damage, it is no signature).
+#[derive(Clone, Copy)]
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+    fn update(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+/// The header of a dump, as [`read_dump_header`] finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DumpHeader {
+    pub version: u32,
+    pub context: u32,
+    pub buckets: u64,
+    pub entries: u64,
+}
+
+impl DumpHeader {
+    /// The length of the whole file this header announces (`None` if it overflows).
+    pub fn file_len(&self) -> Option<u64> {
+        self.entries
+            .checked_mul(DUMP_ENTRY_BYTES as u64)?
+            .checked_add((DUMP_HEADER_BYTES + DUMP_TRAILER_BYTES) as u64)
+    }
+}
+
+/// Reads a dump's header from its first [`DUMP_HEADER_BYTES`] bytes; checks the magic
+/// and the version only.
+pub fn read_dump_header(bytes: &[u8]) -> Result<DumpHeader, String> {
+    if bytes.len() < DUMP_HEADER_BYTES {
+        return Err(format!(
+            "the file is too short for a table dump ({} bytes)",
+            bytes.len()
+        ));
+    }
+    if bytes[..8] != DUMP_MAGIC {
+        return Err("not a Fivefold table dump (wrong magic)".into());
+    }
+    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+    let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+    let h = DumpHeader {
+        version: u32_at(8),
+        context: u32_at(12),
+        buckets: u64_at(16),
+        entries: u64_at(24),
+    };
+    if h.version != DUMP_VERSION {
+        return Err(format!(
+            "dump version {} is not supported (this engine reads version {DUMP_VERSION})",
+            h.version
+        ));
+    }
+    Ok(h)
+}
+
+/// Whether `d` is packed data [`Tt::store`] could have written (age left out).
+fn plausible(d: u64) -> bool {
+    let (e, age) = unpack(d);
+    d != 0
+        && d >> 48 == 0
+        && age == 0
+        && (d >> 40) & 3 != 0
+        && (e.mv.0 as usize) < STRIDE * STRIDE
+        && e.score.abs() <= INF
+}
 
 /// What a stored score means.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -209,6 +311,96 @@ impl Tt {
         s.check.store(key ^ nd, Relaxed);
     }
 
+    /// Writes the table's entries to `w` in the dump format (see the module's
+    /// documentation) with `context` in the header; returns the number of entries.
+    /// Entries written while this runs (no search should) may or may not be included.
+    pub fn dump(&self, context: u32, w: &mut dyn Write) -> io::Result<u64> {
+        let entries: Vec<(u64, u64)> = self
+            .table
+            .iter()
+            .flat_map(|b| &b.0)
+            .filter_map(|s| {
+                let d = s.data.load(Relaxed);
+                let key = s.check.load(Relaxed) ^ d;
+                // Without the age: it means nothing in another table.
+                let d = d & !(63 << 42);
+                plausible(d).then_some((key, d))
+            })
+            .collect();
+        let mut sum = Fnv::new();
+        let mut put = |w: &mut dyn Write, bytes: &[u8]| -> io::Result<()> {
+            sum.update(bytes);
+            w.write_all(bytes)
+        };
+        put(w, &DUMP_MAGIC)?;
+        put(w, &DUMP_VERSION.to_le_bytes())?;
+        put(w, &context.to_le_bytes())?;
+        put(w, &(self.table.len() as u64).to_le_bytes())?;
+        put(w, &(entries.len() as u64).to_le_bytes())?;
+        for &(key, d) in &entries {
+            let mut e = [0u8; DUMP_ENTRY_BYTES];
+            e[..8].copy_from_slice(&key.to_le_bytes());
+            e[8..].copy_from_slice(&d.to_le_bytes());
+            put(w, &e)?;
+        }
+        let total = sum.0;
+        w.write_all(&total.to_le_bytes())?;
+        w.flush()?;
+        Ok(entries.len() as u64)
+    }
+
+    /// Replaces the table's contents with the entries of a dump (the whole file in
+    /// `bytes`), whose context must be `context`; returns the number of entries read.
+    /// The entries are stored as by a search, so a table smaller than the one dumped
+    /// keeps the ones its replacement rule prefers. Any error (a short, long or damaged
+    /// file, another version or context, an entry no search could have written) leaves
+    /// the table as it was.
+    pub fn load_dump(&self, context: u32, bytes: &[u8]) -> Result<u64, String> {
+        let h = read_dump_header(bytes)?;
+        if h.context != context {
+            return Err(format!(
+                "the dump is for another rule or board size (context {:#x}, here {context:#x})",
+                h.context
+            ));
+        }
+        match h.file_len() {
+            Some(len) if len == bytes.len() as u64 => {}
+            _ => {
+                return Err(format!(
+                "the file has {} bytes, but its header announces {} entries: truncated or damaged",
+                bytes.len(),
+                h.entries
+            ))
+            }
+        }
+        let body = bytes.len() - DUMP_TRAILER_BYTES;
+        let mut sum = Fnv::new();
+        sum.update(&bytes[..body]);
+        let stored = u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes"));
+        if sum.0 != stored {
+            return Err("the checksum does not match: the file is damaged".into());
+        }
+        let entries: Vec<(u64, u64)> = bytes[DUMP_HEADER_BYTES..body]
+            .chunks_exact(DUMP_ENTRY_BYTES)
+            .map(|c| {
+                let key = u64::from_le_bytes(c[..8].try_into().expect("8 bytes"));
+                let d = u64::from_le_bytes(c[8..].try_into().expect("8 bytes"));
+                (key, d)
+            })
+            .collect();
+        if let Some(i) = entries.iter().position(|&(_, d)| !plausible(d)) {
+            return Err(format!(
+                "entry {i} is not a table entry: the file is damaged"
+            ));
+        }
+        self.clear();
+        for &(key, d) in &entries {
+            let e = unpack(d).0;
+            self.store(key, e.mv, e.score, e.depth, e.bound);
+        }
+        Ok(entries.len() as u64)
+    }
+
     /// Permille of the first thousand buckets' entries that hold a position, from this
     /// search or an earlier one (how full the table is; [`Tt::hashfull`] counts only the
     /// current search's).
@@ -259,6 +451,109 @@ mod tests {
         assert!(tt.probe(54321).is_none());
         tt.clear();
         assert!(tt.probe(12345).is_none());
+    }
+
+    fn sample_table() -> Tt {
+        let tt = Tt::new(1 << 16);
+        for i in 1..=300u64 {
+            let key = i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let bound = [Bound::Upper, Bound::Lower, Bound::Exact][(i % 3) as usize];
+            tt.store(
+                key,
+                Pos(i as u16 + 40),
+                i as Score * 7 - 1000,
+                (i % 30) as i32,
+                bound,
+            );
+        }
+        tt.new_search();
+        tt
+    }
+
+    fn dump_bytes(tt: &Tt, context: u32) -> Vec<u8> {
+        let mut v = Vec::new();
+        let n = tt.dump(context, &mut v).unwrap();
+        assert_eq!(
+            v.len(),
+            DUMP_HEADER_BYTES + n as usize * 16 + DUMP_TRAILER_BYTES
+        );
+        v
+    }
+
+    #[test]
+    fn a_dump_loads_back_into_a_cleared_table() {
+        let tt = sample_table();
+        let before: Vec<Option<Entry>> = (1..=300u64)
+            .map(|i| tt.probe(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+            .collect();
+        let kept = before.iter().filter(|e| e.is_some()).count();
+        assert!(kept > 250, "{kept}");
+        let bytes = dump_bytes(&tt, 0x0102_0f0f);
+        assert_eq!(read_dump_header(&bytes).unwrap().entries, kept as u64);
+        tt.clear();
+        assert!(tt.probe(0x9E37_79B9_7F4A_7C15).is_none());
+        assert_eq!(tt.load_dump(0x0102_0f0f, &bytes), Ok(kept as u64));
+        for (i, e) in (1..=300u64).zip(&before) {
+            assert_eq!(tt.probe(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)), *e, "{i}");
+        }
+        // Into a bigger table too.
+        let big = Tt::new(1 << 20);
+        assert_eq!(big.load_dump(0x0102_0f0f, &bytes), Ok(kept as u64));
+        for (i, e) in (1..=300u64).zip(&before) {
+            assert_eq!(big.probe(i.wrapping_mul(0x9E37_79B9_7F4A_7C15)), *e, "{i}");
+        }
+    }
+
+    #[test]
+    fn a_bad_dump_leaves_the_table_alone() {
+        let tt = sample_table();
+        let bytes = dump_bytes(&tt, 7);
+        let other = Tt::new(1 << 12);
+        other.store(99, Pos(50), 5, 5, Bound::Exact);
+        let untouched = |t: &Tt| {
+            t.probe(99)
+                == Some(Entry {
+                    mv: Pos(50),
+                    score: 5,
+                    depth: 5,
+                    bound: Bound::Exact,
+                })
+        };
+        let mut cases: Vec<(Vec<u8>, &str)> = vec![
+            (Vec::new(), "too short"),
+            (bytes[..20].to_vec(), "too short"),
+            (bytes[..bytes.len() - 1].to_vec(), "truncated"),
+            ([bytes.clone(), vec![0]].concat(), "truncated"),
+            (b"not a table dump at all, nope....".to_vec(), "magic"),
+        ];
+        let mut flipped = bytes.clone();
+        flipped[DUMP_HEADER_BYTES + 20] ^= 4;
+        cases.push((flipped, "checksum"));
+        let mut version = bytes.clone();
+        version[8] = 9;
+        cases.push((version, "version"));
+        let mut huge = bytes.clone();
+        huge[24..32].copy_from_slice(&u64::MAX.to_le_bytes());
+        cases.push((huge, "truncated"));
+        for (case, why) in &cases {
+            let e = other.load_dump(7, case).unwrap_err();
+            assert!(e.contains(why), "{why}: {e}");
+            assert!(untouched(&other));
+        }
+        let e = other.load_dump(8, &bytes).unwrap_err();
+        assert!(e.contains("another rule"), "{e}");
+        assert!(untouched(&other));
+        // An entry no search writes, with a checksum that matches.
+        let mut forged = bytes.clone();
+        let at = DUMP_HEADER_BYTES + 8;
+        forged[at..at + 8].copy_from_slice(&u64::MAX.to_le_bytes());
+        let body = forged.len() - DUMP_TRAILER_BYTES;
+        let mut sum = Fnv::new();
+        sum.update(&forged[..body]);
+        forged[body..].copy_from_slice(&sum.0.to_le_bytes());
+        let e = other.load_dump(7, &forged).unwrap_err();
+        assert!(e.contains("entry 0"), "{e}");
+        assert!(untouched(&other));
     }
 
     #[test]

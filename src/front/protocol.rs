@@ -92,6 +92,10 @@ pub enum Command {
     /// A database command that reads or writes a file: `path` on the command line or, as
     /// Yixin-Board sends it, on the next line (empty here then).
     DbFile { cmd: DbFile, path: String },
+    /// `YXHASHDUMP` (`dump`) or `YXHASHLOAD`: the transposition table to or from the
+    /// file at `path`; an empty path means the next non-blank line is the path (as
+    /// Yixin-Board sends it).
+    HashFile { dump: bool, path: String },
     /// A known extension the engine does not support. `block`: a block of lines ending
     /// with `DONE` follows and must be read; `arg_line`: the command takes an argument
     /// (a file path) which, when not on the command line itself, is the next line.
@@ -264,8 +268,6 @@ const UNSUPPORTED: &[(&str, bool, bool)] = &[
     ("YXRESIGN", false, false),
     ("YXFORBID", false, false),
     ("YXPRINTFEATURE", false, false),
-    ("YXHASHDUMP", false, true),
-    ("YXHASHLOAD", false, true),
 ];
 
 /// Parses one command line.
@@ -417,6 +419,14 @@ pub fn parse(line: &str) -> Command {
             ),
         },
         "YXSETDATABASE" => Command::SetDatabase(rest.to_string()),
+        "YXHASHDUMP" => Command::HashFile {
+            dump: true,
+            path: rest.to_string(),
+        },
+        "YXHASHLOAD" => Command::HashFile {
+            dump: false,
+            path: rest.to_string(),
+        },
         "YXSAVEDATABASE" => Command::SaveDatabase,
         "YXDBCHECK" => Command::DbCheck,
         "YXDBFIX" => Command::DbFix,
@@ -1003,18 +1013,16 @@ mod tests {
         );
         assert_eq!(
             parse("yxhashdump"),
-            Command::Unsupported {
-                name: "yxhashdump".into(),
-                block: false,
-                arg_line: true
+            Command::HashFile {
+                dump: true,
+                path: String::new()
             }
         );
         assert_eq!(
-            parse("yxhashdump C:\\x"),
-            Command::Unsupported {
-                name: "yxhashdump".into(),
-                block: false,
-                arg_line: false
+            parse("YXHASHLOAD C:\\x y"),
+            Command::HashFile {
+                dump: false,
+                path: "C:\\x y".into()
             }
         );
         assert_eq!(parse("\u{1}\u{2}x"), Command::Unknown("??x".into()));

@@ -13,6 +13,8 @@
 //!   `END`, `STOP` or `YXSTOP`; the engine never clears it, so a stop that arrives
 //!   before the search has started, or between the searches of one job (`YXNBEST`,
 //!   `SWAP2BOARD`), still ends it. The clock is the search's own limit;
+//! - with `INFO pondering 1`, after our move the engine searches on in the background
+//!   ([`crate::front::ponder`]) until the next line, which stops it before it is handled;
 //! - every output line goes through one [`Output`], which writes it with its line end in
 //!   one piece and flushes it.
 //!
@@ -38,9 +40,10 @@ use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
 use crate::engine::{Engine, StopToken, MAX_THREADS};
 use crate::front::database::{self, Database, Key, Record};
+use crate::front::ponder::Ponder;
 use crate::front::protocol::DbCommand;
 use crate::front::protocol::{self, clean, BlockLine, Command, Names, Progress, Realtime};
-use crate::front::{balance, defend, soosorv, swap2};
+use crate::front::{balance, defend, hashfile, soosorv, strength, swap2};
 use anyhow::Result;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
@@ -126,6 +129,15 @@ pub enum Job {
         limits: Limits,
         exclude: Vec<Pos>,
     },
+    /// Our move at a strength below full (`INFO strength`; [`strength::play`]), with
+    /// the seed of its random choice.
+    Weak {
+        board: Board,
+        limits: Limits,
+        exclude: Vec<Pos>,
+        strength: u8,
+        seed: u64,
+    },
     /// The `n` best moves as messages, then the best as our move.
     NBest {
         board: Board,
@@ -187,7 +199,9 @@ impl Job {
     /// The answer to give if the worker fails.
     fn failed(&self) -> Answer {
         match self {
-            Job::Move { .. } | Job::NBest { .. } | Job::Defend { .. } => Answer::Move(Pos::NONE),
+            Job::Move { .. } | Job::Weak { .. } | Job::NBest { .. } | Job::Defend { .. } => {
+                Answer::Move(Pos::NONE)
+            }
             Job::Swap2 { .. } => Answer::Swap2(Err("the search failed".into())),
             Job::Swap2Step { step, board, .. } => Answer::Swap2Step(
                 *step,
@@ -423,6 +437,26 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answ
                 Answer::Searched(r.best, r.score, r.depth)
             }
         }
+        Job::Weak {
+            board,
+            limits,
+            exclude,
+            strength,
+            seed,
+        } => {
+            let p = strength::play(
+                engine,
+                &board,
+                &limits,
+                &exclude,
+                strength,
+                seed,
+                stop,
+                &mut |l| rep.lines(&l.lines, l.nodes, l.elapsed),
+            );
+            log::debug!("strength {strength}: {p:?}");
+            Answer::Move(p)
+        }
         Job::NBest {
             board,
             limits,
@@ -629,6 +663,17 @@ pub struct Session {
     db_path_next: bool,
     /// The next non-blank line is the path of this database file command.
     db_file_next: Option<protocol::DbFile>,
+    /// The next non-blank line is the path of a `YXHASHDUMP` (`Some(true)`) or
+    /// `YXHASHLOAD` (`Some(false)`).
+    hash_path_next: Option<bool>,
+    /// `INFO pondering` (default off): search on after our move until the next line.
+    ponder: bool,
+    /// `INFO strength`, 0 to 100 (the default: full strength, the normal search).
+    strength: u8,
+    /// Seeds the random choices of play below full strength.
+    seed: u64,
+    /// The pondering search running now, if any ([`crate::front::ponder`]).
+    pondering: Option<Ponder>,
 }
 
 impl Session {
@@ -662,6 +707,14 @@ impl Session {
             text_acc: None,
             db_path_next: false,
             db_file_next: None,
+            hash_path_next: None,
+            ponder: false,
+            pondering: None,
+            strength: strength::FULL,
+            seed: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+                ^ u64::from(std::process::id()).rotate_left(32),
         }
     }
 
@@ -709,6 +762,10 @@ impl Session {
         if let Some(cmd) = self.db_file_next.filter(|_| !line.trim().is_empty()) {
             self.db_file_next = None;
             return self.db_file(cmd, line.trim());
+        }
+        if self.hash_path_next.is_some() && !line.trim().is_empty() {
+            let dump = self.hash_path_next.take().unwrap_or_default();
+            return self.hash_file(dump, line.trim());
         }
         if let Some(mut text) = self.text_acc.take() {
             text.push('\n');
@@ -911,6 +968,14 @@ impl Session {
                     self.set_database(&path)
                 }
             }
+            Command::HashFile { dump, path } => {
+                if path.is_empty() {
+                    self.hash_path_next = Some(dump);
+                    Flow::Continue
+                } else {
+                    self.hash_file(dump, &path)
+                }
+            }
             Command::SaveDatabase => self.save_database(),
             Command::DbCheck => self.db_check(),
             Command::DbFix => {
@@ -1061,6 +1126,16 @@ impl Session {
             return Flow::Continue;
         }
         let (board, limits, exclude) = self.our_turn(received);
+        if self.strength < strength::FULL {
+            self.seed = self.seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            return Flow::Think(Box::new(Job::Weak {
+                board,
+                limits,
+                exclude,
+                strength: self.strength,
+                seed: self.seed,
+            }));
+        }
         Flow::Think(Box::new(Job::Move {
             board,
             limits,
@@ -1821,11 +1896,24 @@ impl Session {
             }
             "vcthread" => self.vcthread = true,
             // Yixin-Board's "Use Database" and "Database Readonly" menu items.
+            "pondering" => self.ponder = number()? != 0,
+            "strength" => {
+                let v = number()?;
+                if !(0..=100).contains(&v) {
+                    return Err(format!(
+                        "INFO strength: {v} is not a strength (0 to 100; 100 is full strength)"
+                    ));
+                }
+                self.strength = v as u8;
+            }
             "usedatabase" => self.use_db = number()? != 0,
             "database_readonly" => self.db_readonly = number()? != 0,
-            // Yixin-Board settings with no meaning for this engine.
-            "time_increment" | "caution_factor" | "pondering" | "nbestsym" | "nbest_sym"
-            | "checkmate" | "thread_split_depth" | "start_depth" => {
+            // Yixin-Board settings with no meaning for this engine. `caution_factor` (its
+            // style slider, 0 rash to 5 cautious) is how far from the stones Rapfi's move
+            // generator looks; Fivefold's takes that from the threats on the board and
+            // has no such setting.
+            "time_increment" | "caution_factor" | "nbestsym" | "nbest_sym" | "checkmate"
+            | "thread_split_depth" | "start_depth" => {
                 log::debug!("INFO {key} ignored")
             }
             // The search's tunable parameters, by their names (see engine::params); any
@@ -1850,6 +1938,79 @@ impl Session {
             },
         }
         Ok(())
+    }
+
+    /// Starts pondering ([`crate::front::ponder`]) on the position after our move, when
+    /// `INFO pondering` is on, our move was the last one played and the game goes on.
+    fn start_pondering(&mut self) {
+        if !self.ponder || self.pondering.is_some() {
+            return;
+        }
+        let Some(g) = self.game.as_ref() else { return };
+        let ours = g
+            .board
+            .history()
+            .last()
+            .is_some_and(|m| Some(m.color) == g.me);
+        if !ours || g.empty_squares() < 2 || rules::game_end(&g.board).is_some() {
+            return;
+        }
+        let mut board = g.board.clone();
+        board.set_side_to_move(g.my_color().opp());
+        self.pondering = Ponder::start(self.engine.clone(), board);
+    }
+
+    /// Stops pondering, if it runs, and waits until the engine is free.
+    pub fn stop_pondering(&mut self) {
+        if let Some(p) = self.pondering.take() {
+            p.stop();
+        }
+    }
+
+    /// `YXHASHDUMP` (`dump`) / `YXHASHLOAD`: the table to or from the file at `path`,
+    /// for the current rule and board size ([`hashfile`]). Answers with a message, or an
+    /// error that leaves the table as it was.
+    fn hash_file(&mut self, dump: bool, path: &str) -> Flow {
+        let name = if dump { "YXHASHDUMP" } else { "YXHASHLOAD" };
+        let (w, h) = self
+            .game
+            .as_ref()
+            .map_or((15, 15), |g| (g.board.width(), g.board.height()));
+        let context = hashfile::context(self.rule, w, h);
+        let (memory, threads) = (self.memory, self.threads);
+        let file = std::path::Path::new(path);
+        let result = {
+            let mut e = self.engine();
+            // The table at the size the next search will use, so a load is not lost
+            // to a resize.
+            e.configure(memory, threads);
+            if dump {
+                hashfile::dump(&e, file, context)
+            } else {
+                hashfile::load(&mut e, file, context)
+            }
+        };
+        match result {
+            Ok(n) if dump => {
+                self.reply(&format!(
+                    "MESSAGE Transposition table dumped: {} ({n} entries)",
+                    one_line(path)
+                ));
+                Flow::Continue
+            }
+            Ok(n) => {
+                self.reply(&format!(
+                    "MESSAGE Transposition table loaded from {} ({n} entries)",
+                    one_line(path)
+                ));
+                Flow::Continue
+            }
+            Err(e) => {
+                log::warn!("{name} {path}: {e}");
+                let rest = if dump { "" } else { "; the table is unchanged" };
+                self.error(&format!("{name}: {}{rest}", one_line(&e)))
+            }
+        }
     }
 
     fn set_rule(&mut self, rule: Rule) -> Result<(), String> {
@@ -2304,6 +2465,12 @@ impl Session {
     }
 }
 
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.stop_pondering();
+    }
+}
+
 /// `p` if it is a legal move for `me` in `g` and not excluded; otherwise the first legal
 /// square from the move generator's candidates, then from the whole board (nearest the
 /// centre first), relaxing the exclusions and finally the renju fouls only if nothing
@@ -2443,12 +2610,20 @@ where
                 Ok(Event::Done(_)) => continue,
             },
         };
+        // Any line stops pondering first: the engine is then free, and the line's time
+        // has run from its arrival (`received`), not from the stop.
+        session.stop_pondering();
         match session.handle_line(&line, received) {
             Flow::Continue => {}
             Flow::Quit => return Ok(()),
             Flow::Think(job) => {
+                let our_move = matches!(*job, Job::Move { .. } | Job::Weak { .. });
                 if let Flow::Quit = session.run_job(job, &rx, &tx, &mut queue, &mut eof) {
                     return Ok(());
+                }
+                // Nothing waiting: think on while the opponent does.
+                if our_move && queue.is_empty() && !eof {
+                    session.start_pondering();
                 }
             }
         }
@@ -2535,6 +2710,63 @@ mod tests {
             let (x, y) = last.split_once(',').expect("a move last");
             let mv = (x.parse::<usize>().unwrap(), y.parse::<usize>().unwrap());
             assert!(![(7, 7), (8, 8), (8, 6)].contains(&mv), "{text}");
+        }
+    }
+
+    #[test]
+    fn pondering_runs_only_when_asked_and_takes_no_clock_time() {
+        for on in [false, true] {
+            let out = Collect::default();
+            let mut s = Session::new(Arc::new(Output::new(Box::new(out.clone()))));
+            let now = Instant::now();
+            for l in [
+                "START 15",
+                "INFO hash_size 256",
+                "INFO thread_num 1",
+                "INFO timeout_match 100000",
+            ] {
+                assert!(matches!(s.handle_line(l, now), Flow::Continue), "{l}");
+            }
+            let pondering = if on {
+                "INFO pondering 1"
+            } else {
+                "INFO pondering 0"
+            };
+            assert!(matches!(s.handle_line(pondering, now), Flow::Continue));
+            assert!(matches!(s.handle_line("TURN 7,7", now), Flow::Think(_)));
+            s.finish(Answer::Move(Pos::new(8, 8)), Instant::now());
+            let spent = s.spent_ms;
+            let usage = s.engine().hash_usage();
+            // Ponder for a while, several times over if the machine is slow to fill the
+            // table (the engine is locked while pondering, so it is looked at between).
+            let mut after = usage;
+            for round in 1..=10u64 {
+                s.start_pondering();
+                assert_eq!(s.pondering.is_some(), on);
+                std::thread::sleep(Duration::from_millis(200 * round));
+                let t = Instant::now();
+                s.stop_pondering();
+                assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+                assert!(s.pondering.is_none());
+                after = s.engine().hash_usage();
+                if after > usage || (!on && round == 2) {
+                    break;
+                }
+            }
+            // The table filled only while pondering; the clock saw none of it.
+            if on {
+                assert!(after > usage, "{usage} -> {after}");
+            } else {
+                assert_eq!(after, usage);
+            }
+            assert_eq!(s.spent_ms, spent);
+            // Only our move was written.
+            let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+            assert_eq!(text, "OK\n8,8\n");
+            // Never while it is our turn.
+            assert!(matches!(s.handle_line("TURN 9,9", now), Flow::Think(_)));
+            s.start_pondering();
+            assert!(s.pondering.is_none());
         }
     }
 
