@@ -18,6 +18,17 @@ mod common;
 use common::*;
 use std::time::{Duration, Instant};
 
+/// `yxshowhashusage`'s answer: the share of the table in use, in percent.
+fn hash_usage(b: &mut Brain) -> f64 {
+    b.send("yxshowhashusage");
+    let l = b.line();
+    let rest = l
+        .strip_prefix("MESSAGE Hash usage: ")
+        .unwrap_or_else(|| panic!("{l}"));
+    assert!(rest.ends_with(" (transposition table)"), "{l}");
+    rest.split('%').next().unwrap().parse().unwrap()
+}
+
 /// What Yixin-Board 3 sends when it starts the engine (`init_engine`): `info
 /// show_detail 3`, `yxshowinfo`, `START 15`, the custom level's time settings
 /// (`set_level`), then caution factor, threads, hash size, pondering and `INFO
@@ -466,18 +477,9 @@ fn hash_usage_is_the_tables_fill() {
         b.send(&c)
     };
     b.reply();
-    let usage = |b: &mut Brain| -> f64 {
-        b.send("yxshowhashusage");
-        let l = b.line();
-        let rest = l
-            .strip_prefix("MESSAGE Hash usage: ")
-            .unwrap_or_else(|| panic!("{l}"));
-        assert!(rest.ends_with(" (transposition table)"), "{l}");
-        rest.split('%').next().unwrap().parse().unwrap()
-    };
-    assert!(usage(&mut b) > 0.0);
+    assert!(hash_usage(&mut b) > 0.0);
     b.send("yxhashclear");
-    assert_eq!(usage(&mut b), 0.0);
+    assert_eq!(hash_usage(&mut b), 0.0);
     b.expect_silence();
 }
 
@@ -595,22 +597,14 @@ fn hash_dump_and_load_round_trip() {
     let c = position(&mut b, &THREE, true);
     b.send(&c);
     b.reply();
-    let usage = |b: &mut Brain| -> f64 {
-        b.send("yxshowhashusage");
-        let l = b.line();
-        let rest = l
-            .strip_prefix("MESSAGE Hash usage: ")
-            .unwrap_or_else(|| panic!("{l}"));
-        rest.split('%').next().unwrap().parse().unwrap()
-    };
-    let full = usage(&mut b);
+    let full = hash_usage(&mut b);
     assert!(full > 0.0);
     b.send(&format!("yxhashdump\n{}", path.display()));
     let l = b.line();
     assert!(l.starts_with("MESSAGE Transposition table dumped: "), "{l}");
     assert!(path.is_file());
     b.send("yxhashclear");
-    assert_eq!(usage(&mut b), 0.0);
+    assert_eq!(hash_usage(&mut b), 0.0);
     assert_eq!(b.ask("start 15"), "OK");
     b.send(&format!("yxhashload\n{}", path.display()));
     let l = b.line();
@@ -618,7 +612,7 @@ fn hash_dump_and_load_round_trip() {
         l.starts_with("MESSAGE Transposition table loaded from "),
         "{l}"
     );
-    assert_eq!(usage(&mut b), full);
+    assert_eq!(hash_usage(&mut b), full);
     // Damaged files: errors, the table as it was.
     let bytes = std::fs::read(&path).unwrap();
     let cut = dir.join("cut.bin");
@@ -634,7 +628,7 @@ fn hash_dump_and_load_round_trip() {
         let l = b.ask(&format!("YXHASHLOAD {}", f.display()));
         assert!(l.starts_with("ERROR YXHASHLOAD: "), "{l}");
         assert!(l.ends_with("; the table is unchanged"), "{l}");
-        assert_eq!(usage(&mut b), full);
+        assert_eq!(hash_usage(&mut b), full);
     }
     // Another rule: refused.
     b.send("INFO rule 4");

@@ -1308,22 +1308,7 @@ impl Database {
         }
         self.write(|tx| {
             for (key, r) in &rows {
-                tx.execute(
-                    "INSERT INTO position (key, best, by_user, score, depth, bound, tag, text)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-                     ON CONFLICT(key) DO UPDATE SET best=?2, by_user=?3, score=?4, depth=?5,
-                         bound=?6, tag=?7, text=?8",
-                    params![
-                        key,
-                        r.best,
-                        r.by_user as i64,
-                        r.score,
-                        r.depth,
-                        r.bound,
-                        r.tag,
-                        r.text
-                    ],
-                )?;
+                put_row(tx, key, r)?;
             }
             for (key, sq, label) in &labels {
                 tx.execute(

@@ -884,25 +884,30 @@ mod tests {
         assert!(checked > 2000);
     }
 
-    #[test]
-    fn training_learns_and_the_thread_count_changes_nothing() {
-        let dir = std::env::temp_dir().join(format!("fivefold-train-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let data = dir.join("tiny.data");
+    /// Writes `games` 9x9 freestyle games of `nodes` a move to `out`.
+    fn tiny_data(out: &std::path::Path, games: u32, nodes: u64, seed: u64) {
         crate::tools::datagen::run(&crate::tools::datagen::Options {
-            out: data.clone(),
-            games: 12,
-            nodes: 300,
+            out: out.to_path_buf(),
+            games,
+            nodes,
             openings: None,
             stones: 3,
             random_plies: 2,
             rule: Rule::Freestyle,
             size: 9,
             threads: Some(2),
-            seed: 4,
+            seed,
             params: String::new(),
         })
         .unwrap();
+    }
+
+    #[test]
+    fn training_learns_and_the_thread_count_changes_nothing() {
+        let dir = std::env::temp_dir().join(format!("fivefold-train-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("tiny.data");
+        tiny_data(&data, 12, 300, 4);
         let opts = |threads: usize, out: &str, epochs: usize| Options {
             data: vec![data.clone()],
             out: dir.join(out),
@@ -960,20 +965,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let make = |name: &str, seed: u64| {
             let path = dir.join(name);
-            crate::tools::datagen::run(&crate::tools::datagen::Options {
-                out: path.clone(),
-                games: 40,
-                nodes: 100,
-                openings: None,
-                stones: 3,
-                random_plies: 2,
-                rule: Rule::Freestyle,
-                size: 9,
-                threads: Some(2),
-                seed,
-                params: String::new(),
-            })
-            .unwrap();
+            tiny_data(&path, 40, 100, seed);
             path
         };
         let (a, b) = (make("a.data", 11), make("b.data", 12));
