@@ -627,6 +627,31 @@ fn frame(bytes: &[u8]) -> Vec<String> {
     lines
 }
 
+/// Plays the stones an opening step's answer put on `board` (from the engine's
+/// `what` messages), each checked legal; the game becomes that position, the engine
+/// playing `me`.
+fn place_answer(
+    d: &mut Driver,
+    g: &mut Game,
+    mut board: Board,
+    squares: Vec<(usize, usize)>,
+    me: Option<Color>,
+    what: &str,
+) -> R {
+    for (x, y) in squares {
+        let legal = board
+            .pos(x as i64, y as i64)
+            .filter(|&p| board.is_empty(p) && rules::is_legal(&mut board, p));
+        let Some(p) = legal else {
+            return Err(d.fail(format!("the {what} stone {x},{y} is illegal")));
+        };
+        board.make(p);
+    }
+    *g = Game::new(board);
+    g.me = me;
+    Ok(())
+}
+
 impl Model {
     fn new() -> Model {
         Model {
@@ -1282,19 +1307,7 @@ impl Model {
                 }
             }
         };
-        let mut check = board;
-        for (x, y) in squares {
-            let legal = check
-                .pos(x as i64, y as i64)
-                .filter(|&p| check.is_empty(p) && rules::is_legal(&mut check, p));
-            let Some(p) = legal else {
-                return Err(d.fail(format!("the swap2 stone {x},{y} is illegal")));
-            };
-            check.make(p);
-        }
-        *g = Game::new(check);
-        g.me = me;
-        Ok(())
+        place_answer(d, g, board, squares, me, "swap2")
     }
 
     /// Yixin-Board's Soosorv steps: the stones given (in move order from black; for step 6
@@ -1428,19 +1441,7 @@ impl Model {
                 _ => return fail(d),
             },
         };
-        let mut check = board;
-        for (x, y) in put {
-            let legal = check
-                .pos(x as i64, y as i64)
-                .filter(|&p| check.is_empty(p) && rules::is_legal(&mut check, p));
-            let Some(p) = legal else {
-                return Err(d.fail(format!("the soosorv stone {x},{y} is illegal")));
-            };
-            check.make(p);
-        }
-        *g = Game::new(check);
-        g.me = me;
-        Ok(())
+        place_answer(d, g, board, put, me, "soosorv")
     }
 
     /// The command of a [`Step::Live`].

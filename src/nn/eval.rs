@@ -269,11 +269,6 @@ impl Evaluator {
         &self.net
     }
 
-    /// Whether the network plays this board's rule.
-    pub fn plays(&self, b: &Board) -> bool {
-        self.net.plays(b.rule())
-    }
-
     /// Computes square `p` again from `b` for both points of view: the rows that
     /// changed are taken out of its sum and the new ones added, in place. The new rows
     /// are found first, so a square whose rows all stay is neither saved nor touched.

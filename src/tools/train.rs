@@ -748,14 +748,6 @@ pub fn run(opts: &Options) -> Result<()> {
     Ok(())
 }
 
-/// The network's value head on one record, through the engine's own evaluator: for
-/// tests and tools that compare the trainer with the engine.
-pub fn engine_output(net: &Net, h: &Header, r: &Record) -> Result<crate::nn::eval::Output> {
-    let b = r.to_board(h)?;
-    let mut e = crate::nn::Evaluator::new(std::sync::Arc::new(net.clone()));
-    Ok(e.evaluate(&b))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
