@@ -333,9 +333,13 @@ impl Net {
 }
 
 /// The network files built into the binary (from `src/nn/nets/`), one per rule that
-/// has one. `freestyle.fnet` is n5 of docs/network.md (1.6 million positions of
-/// classical self-play).
-const EMBEDDED: &[&[u8]] = &[include_bytes!("nets/freestyle.fnet")];
+/// has one: `freestyle.fnet` is n5 of docs/network.md (1.6 million positions of
+/// classical self-play), `renju.fnet` r3 (673,000) and `exact5.fnet` e3 (573,000).
+const EMBEDDED: &[&[u8]] = &[
+    include_bytes!("nets/freestyle.fnet"),
+    include_bytes!("nets/renju.fnet"),
+    include_bytes!("nets/exact5.fnet"),
+];
 
 /// The environment variable naming a network file that replaces the built-in network of
 /// its rule, for experiments (every subcommand and the protocol read it).
@@ -404,7 +408,9 @@ mod tests {
             .iter()
             .map(|b| Net::from_bytes(b).unwrap())
             .collect();
-        assert!(nets.iter().any(|n| n.plays(Rule::Freestyle)));
+        for rule in [Rule::Freestyle, Rule::Renju, Rule::Exact] {
+            assert!(nets.iter().any(|n| n.plays(rule)), "no {rule:?} network");
+        }
         for (i, n) in nets.iter().enumerate() {
             assert!(
                 nets[..i].iter().all(|m| m.rule != n.rule),
