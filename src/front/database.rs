@@ -376,11 +376,7 @@ impl Database {
                     params![key.text, square],
                 )
             } else {
-                tx.execute(
-                    "INSERT INTO label (key, square, label) VALUES (?1, ?2, ?3)
-                     ON CONFLICT(key, square) DO UPDATE SET label=?3",
-                    params![key.text, square, label],
-                )
+                put_label(tx, &key.text, square, label)
             }
         })?;
         Ok(())
@@ -814,6 +810,20 @@ fn unescape(s: &str) -> Result<String> {
     Ok(out)
 }
 
+/// Stores a label, replacing the one on `square` under `key`.
+fn put_label(
+    tx: &rusqlite::Transaction<'_>,
+    key: &str,
+    square: i64,
+    label: &str,
+) -> rusqlite::Result<usize> {
+    tx.execute(
+        "INSERT INTO label (key, square, label) VALUES (?1, ?2, ?3)
+         ON CONFLICT(key, square) DO UPDATE SET label=?3",
+        params![key, square, label],
+    )
+}
+
 /// Stores a whole row, replacing the one under `key`.
 fn put_row(tx: &rusqlite::Transaction<'_>, key: &str, r: &Row) -> rusqlite::Result<usize> {
     tx.execute(
@@ -925,11 +935,7 @@ impl Database {
                     }
                 }
                 if let Some((key, square, label)) = &item.label {
-                    tx.execute(
-                        "INSERT INTO label (key, square, label) VALUES (?1, ?2, ?3)
-                         ON CONFLICT(key, square) DO UPDATE SET label=?3",
-                        params![key, square, label],
-                    )?;
+                    put_label(tx, key, *square, label)?;
                     stats.labels += 1;
                 }
             }
@@ -1198,11 +1204,7 @@ impl Database {
                     n += 1;
                 }
                 for (sq, label) in snap.labels.get(key).into_iter().flatten() {
-                    tx.execute(
-                        "INSERT INTO label (key, square, label) VALUES (?1, ?2, ?3)
-                         ON CONFLICT(key, square) DO UPDATE SET label=?3",
-                        params![key, sq, label],
-                    )?;
+                    put_label(tx, key, *sq, label)?;
                 }
             }
             Ok(())
@@ -1311,11 +1313,7 @@ impl Database {
                 put_row(tx, key, r)?;
             }
             for (key, sq, label) in &labels {
-                tx.execute(
-                    "INSERT INTO label (key, square, label) VALUES (?1, ?2, ?3)
-                     ON CONFLICT(key, square) DO UPDATE SET label=?3",
-                    params![key, sq, label],
-                )?;
+                put_label(tx, key, *sq, label)?;
             }
             Ok(())
         })?;
