@@ -204,9 +204,10 @@ pub struct Searcher {
     pub params: Params,
     /// This thread's threat-space solver (its own table).
     threat: ThreatSolver,
-    /// The networks this searcher may evaluate with (one per rule at most), the
-    /// evaluator of the last one used, and whether the current search uses it.
-    nets: Vec<Arc<Net>>,
+    /// The networks this searcher may evaluate with (one per rule at most; `None`: the
+    /// built-in ones, not read until a search wants one), the evaluator of the last one
+    /// used, and whether the current search uses it.
+    nets: Option<Vec<Arc<Net>>>,
     evaluator: Option<Evaluator>,
     net_on: bool,
 }
@@ -237,7 +238,7 @@ impl Searcher {
             next_check: 0,
             params: Params::default(),
             threat: ThreatSolver::with_table_bits(THREAT_TABLE_BITS),
-            nets: crate::nn::net::available().to_vec(),
+            nets: None,
             evaluator: None,
             net_on: false,
         }
@@ -246,7 +247,7 @@ impl Searcher {
     /// The networks to evaluate with where [`Params::use_net`] is on: the built-in ones
     /// unless this is called.
     pub fn set_nets(&mut self, nets: Vec<Arc<Net>>) {
-        self.nets = nets;
+        self.nets = Some(nets);
         self.evaluator = None;
     }
 
@@ -262,7 +263,12 @@ impl Searcher {
         if self.params.use_net == 0 {
             return;
         }
-        let Some(net) = self.nets.iter().find(|n| n.plays(b.rule())) else {
+        // The built-in networks are read the first time one is wanted, so a classical
+        // search never holds them in memory.
+        let nets = self
+            .nets
+            .get_or_insert_with(|| crate::nn::net::available().to_vec());
+        let Some(net) = nets.iter().find(|n| n.plays(b.rule())) else {
             return;
         };
         if self
