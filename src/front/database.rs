@@ -810,6 +810,28 @@ fn unescape(s: &str) -> Result<String> {
     Ok(out)
 }
 
+/// Plays `moves` on a copy of `board`, black first and the colours alternating, calling
+/// `each` with every position reached and its side to move; returns the last position
+/// (its side to move set) and that side. A square played twice is an error.
+fn replay(
+    board: &Board,
+    moves: &[Pos],
+    mut each: impl FnMut(&Board, Color),
+) -> Result<(Board, Color)> {
+    let mut b = board.clone();
+    let mut side = Color::Black;
+    for &p in moves {
+        if !b.is_empty(p) {
+            bail!("{},{} is played twice", p.x(), p.y());
+        }
+        b.make_color(p, side);
+        side = side.opp();
+        each(&b, side);
+    }
+    b.set_side_to_move(side);
+    Ok((b, side))
+}
+
 /// Stores a label, replacing the one on `square` under `key`.
 fn put_label(
     tx: &rusqlite::Transaction<'_>,
@@ -964,16 +986,7 @@ impl Database {
             );
         }
         let snap = self.snapshot(&Key::of(board, Color::Black).family())?;
-        let mut b = board.clone();
-        let mut side = Color::Black;
-        for &p in moves {
-            if !b.is_empty(p) {
-                bail!("{},{} is played twice", p.x(), p.y());
-            }
-            b.make_color(p, side);
-            side = side.opp();
-        }
-        b.set_side_to_move(side);
+        let (mut b, side) = replay(board, moves, |_, _| {})?;
         fn walk(
             snap: &Snapshot,
             b: &mut Board,
@@ -1170,17 +1183,7 @@ impl Database {
     pub fn split_into(&self, other: &mut Database, board: &Board, moves: &[Pos]) -> Result<usize> {
         let snap = self.snapshot(&Key::of(board, Color::Black).family())?;
         let mut keys = vec![Key::of(board, Color::Black).text];
-        let mut b = board.clone();
-        let mut side = Color::Black;
-        for &p in moves {
-            if !b.is_empty(p) {
-                bail!("{},{} is played twice", p.x(), p.y());
-            }
-            b.make_color(p, side);
-            side = side.opp();
-            keys.push(Key::of(&b, side).text);
-        }
-        b.set_side_to_move(side);
+        let (b, side) = replay(board, moves, |b, side| keys.push(Key::of(b, side).text))?;
         let mut seen: std::collections::HashSet<String> = keys.iter().cloned().collect();
         let mut stack = vec![(b, side)];
         while let Some((mut b, side)) = stack.pop() {
