@@ -453,7 +453,7 @@ fn crowded_renju_position(n: usize) -> Board {
 
 /// A match of the Windows build against the Linux build: every rule Gomocup plays
 /// (freestyle, exact five, renju, caro), both colours, refereed here; no illegal move,
-/// no time overrun, renju drawn at 200 moves.
+/// no time overrun by the Windows build, renju drawn at 200 moves.
 #[test]
 fn a_match_against_the_linux_build() {
     let _lock = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -478,23 +478,32 @@ fn a_match_against_the_linux_build() {
                 e.send("INFO timeout_turn 300\nINFO timeout_match 20000");
             }
             let mut left = [20_000i64; 2];
+            let mut slowest = [Duration::ZERO; 2];
             let mut b = position(rule, &opening);
             let result = loop {
                 let side = b.side_to_move();
                 let windows = (side == Color::Black) == windows_black;
                 let i = if windows { 0 } else { 1 };
-                engines[i].send(&format!("INFO time_left {}", left[i]));
+                engines[i].send(&format!("INFO time_left {}", left[i].max(0)));
                 let (reply, took) = ask_board(&mut engines[i], &b);
                 left[i] -= took.as_millis() as i64;
-                assert!(left[i] > 0, "{} ran out of time", ["Windows", "Linux"][i]);
-                // The Windows build is held to the turn limit as Gomocup holds it; the
-                // Linux one is the test profile's build, with its invariant checks, and
-                // gets the slack tests/referee.rs gives.
-                let limit = if windows { 300 } else { 800 };
+                slowest[i] = slowest[i].max(took);
+                // The Windows build is held to the turn limit and to its clock as Gomocup
+                // holds it. The Linux one is only its opponent: the test profile's build,
+                // with its invariant checks, several times slower, whose time outside its
+                // search (reading the board, checking it) is not what is measured here;
+                // it is held to a bound that only a hang would break. (On CI's slow
+                // machine it once used up a 20 s clock in a 60-move game.)
+                let limit = if windows { 300 } else { 3_000 };
                 assert!(
                     took < Duration::from_millis(limit),
                     "{} took {took:?} for move {}",
                     ["Windows", "Linux"][i],
+                    b.move_count() + 1
+                );
+                assert!(
+                    !windows || left[i] > 0,
+                    "Windows ran out of time at move {}",
                     b.move_count() + 1
                 );
                 referee_move(&mut b, &reply);
@@ -507,10 +516,15 @@ fn a_match_against_the_linux_build() {
             };
             score[result] += 1;
             eprintln!(
-                "  rule {number}, Windows {}: {} after {} moves",
+                "  rule {number}, Windows {}: {} after {} moves; clocks left {} and {} ms, \
+                 slowest moves {:?} and {:?} (Windows, Linux)",
                 if windows_black { "black" } else { "white" },
                 ["Windows won", "Linux won", "draw"][result],
-                b.move_count()
+                b.move_count(),
+                left[0],
+                left[1],
+                slowest[0],
+                slowest[1]
             );
             for e in engines.iter_mut() {
                 e.expect_silence();
