@@ -99,21 +99,25 @@ fn max_memory_20mb_is_kept() {
 #[test]
 fn max_memory_is_kept_with_many_threads() {
     // A machine with many cores runs as many threads by default; each takes memory.
-    for (limit, threads) in [(20 * MB, 64), (64 * MB, 128)] {
+    // Each thread evaluating with a network holds its own sums of the network's features
+    // besides its searcher: the same limit must hold with `use_net` on.
+    for (limit, threads, net) in [(20 * MB, 64, 0), (64 * MB, 128, 0), (64 * MB, 128, 1)] {
         let settings = [
             format!("INFO max_memory {limit}"),
             format!("INFO thread_num {threads}"),
+            format!("INFO use_net {net}"),
         ];
         let settings: Vec<&str> = settings.iter().map(String::as_str).collect();
         let peak = peak_after_searching(&settings, 0, 150);
         eprintln!(
-            "max_memory {} MB, {threads} threads: peak {:.1} MB",
+            "max_memory {} MB, {threads} threads, use_net {net}: peak {:.1} MB",
             limit / MB,
             peak as f64 / MB as f64
         );
         assert!(
             peak < limit,
-            "{threads} threads: peak resident memory {peak} bytes is over the limit {limit}"
+            "{threads} threads, use_net {net}: peak resident memory {peak} bytes is over \
+             the limit {limit}"
         );
     }
 }
