@@ -148,7 +148,7 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
                 renlib::read(&bytes).with_context(|| format!("{shown}: nothing was imported"))?;
             let s = db.import_lib(&tree, &empty)?;
             let mut line = format!(
-                "MESSAGE database: imported {} from {shown}: {} new, {}, {}",
+                "MESSAGE db: imported {} from {shown}: {} new, {}, {}",
                 plural(s.nodes, "position"),
                 s.new_positions,
                 plural(s.texts, "text"),
@@ -166,7 +166,7 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
             let (tree, n) = db.export_lib(&empty, &game_moves()?)?;
             write_file(path, &renlib::write(&tree)?)?;
             vec![format!(
-                "MESSAGE database: exported {} to {shown}",
+                "MESSAGE db: exported {} to {shown}",
                 plural(n, "node")
             )]
         }
@@ -174,7 +174,7 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
             let (text, n, l) = db.to_text(if all { "" } else { &family })?;
             write_file(path, text.as_bytes())?;
             vec![format!(
-                "MESSAGE database: wrote {} and {} ({}) to {shown}",
+                "MESSAGE db: wrote {} and {} ({}) to {shown}",
                 plural(n, "position"),
                 plural(l, "label"),
                 if all {
@@ -192,7 +192,7 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
                 .from_text(&text)
                 .with_context(|| format!("{shown}: nothing was read"))?;
             vec![format!(
-                "MESSAGE database: read {} and {} from {shown}",
+                "MESSAGE db: read {} and {} from {shown}",
                 plural(n, "position"),
                 plural(l, "label")
             )]
@@ -200,10 +200,7 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
         DbFile::DbToPos => {
             let (text, n, left) = db.to_positions(&family)?;
             write_file(path, text.as_bytes())?;
-            let mut line = format!(
-                "MESSAGE database: wrote {} to {shown}",
-                plural(n, "position")
-            );
+            let mut line = format!("MESSAGE db: wrote {} to {shown}", plural(n, "position"));
             if left > 0 {
                 line.push_str(&format!(
                     ", {left} left out (the empty board, or stones no game from it gives)"
@@ -221,7 +218,7 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
             let other = Database::open(path)?;
             let (n, total) = db.merge_from(&other)?;
             vec![format!(
-                "MESSAGE database: merged {n} of {} from {shown}",
+                "MESSAGE db: merged {n} of {} from {shown}",
                 plural(total, "position")
             )]
         }
@@ -234,7 +231,7 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
             let n = db.split_into(&mut other, &empty, &moves)?;
             other.checkpoint()?;
             vec![format!(
-                "MESSAGE database: wrote {} (this position, the way to it and what follows it) to {shown}",
+                "MESSAGE db: wrote {} (this position, the way to it and what follows it) to {shown}",
                 plural(n, "position")
             )]
         }
@@ -243,7 +240,7 @@ fn file_command(db: &mut Database, cmd: DbFile, path: &Path, at: &Position) -> R
     Ok(lines)
 }
 
-/// `YXDBFIX`: the steps done, as `MESSAGE database fix: …` lines, and an `ERROR` line
+/// `YXDBFIX`: the steps done, as `MESSAGE db fix: …` lines, and an `ERROR` line
 /// when the file is still damaged.
 pub fn fix(db: Option<&mut Database>, readonly: bool) -> Vec<String> {
     let Some(db) = db else {
@@ -258,11 +255,11 @@ pub fn fix(db: Option<&mut Database>, readonly: bool) -> Vec<String> {
         Ok((done, problems)) => {
             let mut lines: Vec<String> = done
                 .iter()
-                .map(|l| format!("MESSAGE database fix: {l}"))
+                .map(|l| format!("MESSAGE db fix: {l}"))
                 .collect();
             if !problems.is_empty() {
                 for p in &problems {
-                    lines.push(format!("MESSAGE database fix: {}", one_line(p)));
+                    lines.push(format!("MESSAGE db fix: {}", one_line(p)));
                 }
                 lines.push(format!(
                     "ERROR YXDBFIX: the database is still damaged ({}); copy what YXDBTOTXTALL can still read into a new file",

@@ -1201,7 +1201,7 @@ impl Session {
                 "pbrain-fivefold: database {}: the result was not stored: {e:#}",
                 db.path().display()
             );
-            let line = format!("MESSAGE database: the result was not stored: {e:#}");
+            let line = format!("MESSAGE db: the result was not stored: {e:#}");
             self.reply(&line);
         }
     }
@@ -1251,7 +1251,7 @@ impl Session {
                 log::info!("database {path}: {n} positions");
                 self.db = Some(db);
                 self.reply(&format!(
-                    "MESSAGE database {}: {n} position{}",
+                    "MESSAGE db {}: {n} position{}",
                     clean(path),
                     if n == 1 { "" } else { "s" }
                 ));
@@ -1319,14 +1319,14 @@ impl Session {
             Ok(lines) if lines == ["ok"] => {
                 let n = db.len().unwrap_or(0);
                 self.reply(&format!(
-                    "MESSAGE database check: ok, {n} position{}",
+                    "MESSAGE db check: ok, {n} position{}",
                     if n == 1 { "" } else { "s" }
                 ));
                 Flow::Continue
             }
             Ok(lines) => {
                 for l in &lines {
-                    self.reply(&format!("MESSAGE database check: {}", clean(l)));
+                    self.reply(&format!("MESSAGE db check: {}", clean(l)));
                 }
                 self.error(&format!(
                     "YXDBCHECK: the database is damaged ({} problems)",
@@ -1443,6 +1443,9 @@ impl Session {
                         } else {
                             database::tag_of(value)
                         };
+                        // No tag is -1, as Rapfi sends it: Yixin-Board draws a square's
+                        // label only where its tag is not 0.
+                        let tag = if tag == 0 { -1 } else { tag };
                         let bound = rec.bound;
                         // The seventh number: whether the move's position has a text.
                         let mut line = format!(
@@ -1563,7 +1566,7 @@ impl Session {
                 if f != database::DeleteFilter::All || !stones.is_empty() {
                     let n = db.delete_after(&board, side, f, recursive)?;
                     out.line(&format!(
-                        "MESSAGE database: deleted {n} position{} after this one",
+                        "MESSAGE db: deleted {n} position{} after this one",
                         if n == 1 { "" } else { "s" }
                     ));
                     return self.database_command(&DbCommand::QueryAll { text: false }, stones);
@@ -1958,6 +1961,24 @@ impl Session {
         let mut board = g.board.clone();
         board.set_side_to_move(g.my_color().opp());
         self.pondering = Ponder::start(self.engine.clone(), board);
+    }
+
+    /// Whether `line` leaves pondering running: a database query (`YXQUERYDATABASE…`)
+    /// and the lines of its block. With "Use Database" on (its default) Yixin-Board sends
+    /// one right after each of our moves; it reads only the database and the board it
+    /// carries, never the engine, so the search on the opponent's time goes on.
+    fn keeps_pondering(&self, line: &str) -> bool {
+        let query = |cmd: &DbCommand| {
+            matches!(
+                cmd,
+                DbCommand::QueryAll { .. } | DbCommand::QueryOne | DbCommand::QueryText
+            )
+        };
+        match &self.block {
+            Some(Block::Database { cmd, .. }) => query(cmd),
+            Some(_) => false,
+            None => matches!(protocol::parse(line), Command::Database(cmd) if query(&cmd)),
+        }
     }
 
     /// Stops pondering, if it runs, and waits until the engine is free.
@@ -2611,8 +2632,11 @@ where
             },
         };
         // Any line stops pondering first: the engine is then free, and the line's time
-        // has run from its arrival (`received`), not from the stop.
-        session.stop_pondering();
+        // has run from its arrival (`received`), not from the stop. Only a database
+        // query, which Yixin-Board sends after every move, lets it go on.
+        if !session.keeps_pondering(&line) {
+            session.stop_pondering();
+        }
         match session.handle_line(&line, received) {
             Flow::Continue => {}
             Flow::Quit => return Ok(()),
@@ -2768,6 +2792,52 @@ mod tests {
             s.start_pondering();
             assert!(s.pondering.is_none());
         }
+    }
+
+    #[test]
+    fn a_database_query_leaves_pondering_running() {
+        let out = Collect::default();
+        let mut s = Session::new(Arc::new(Output::new(Box::new(out.clone()))));
+        let now = Instant::now();
+        for l in ["START 15", "INFO hash_size 256", "INFO pondering 1"] {
+            assert!(matches!(s.handle_line(l, now), Flow::Continue), "{l}");
+        }
+        assert!(matches!(s.handle_line("TURN 7,7", now), Flow::Think(_)));
+        s.finish(Answer::Move(Pos::new(6, 7)), Instant::now());
+        s.start_pondering();
+        assert!(s.pondering.is_some());
+        // What Yixin-Board sends right after our move while "Use Database" is on (no
+        // database open here: it is answered as empty), handled as the input loop does.
+        for l in [
+            "yxquerydatabaseallt",
+            "7,7",
+            "6,7",
+            "done",
+            "YXQUERYDATABASEONE",
+            "done",
+        ] {
+            assert!(s.keeps_pondering(l), "{l}");
+            assert!(matches!(s.handle_line(l, now), Flow::Continue), "{l}");
+            assert!(s.pondering.is_some(), "{l}");
+        }
+        // Anything else stops it: an edit of the database, a setting, the opponent's move.
+        for l in [
+            "yxedittextdatabase",
+            "yxsetbestmovedatabase",
+            "INFO time_left 5000",
+            "yxboard",
+            "TURN 8,9",
+        ] {
+            assert!(!s.keeps_pondering(l), "{l}");
+        }
+        s.stop_pondering();
+        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+        assert!(
+            text.contains(
+                "MESSAGE DATABASE REFRESH\nMESSAGE DATABASE TEXT \"\"\nMESSAGE DATABASE DONE\n"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

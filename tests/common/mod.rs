@@ -34,12 +34,49 @@ pub fn is_protocol_line(l: &str) -> bool {
         || l == "SWAP"
         || l.starts_with("ERROR ")
         || l.starts_with("UNKNOWN ")
-        || l.starts_with("MESSAGE ")
+        || (l.starts_with("MESSAGE ") && yixin_board_reads(l))
         || l.starts_with("DEBUG ")
         || l.starts_with("INFO ")
         || l.starts_with("name=\"")
         || is_forbid_line(l)
         || (!l.is_empty() && l.split(' ').all(|m| parse_xy(m).is_some()))
+}
+
+/// Whether Yixin-Board reads a `MESSAGE` line as it is meant. It upper-cases each line and
+/// takes any that starts `MESSAGE DATABASE` for one of its database records: a line of
+/// another form there (a status message, say) makes it write a label at an unset square
+/// and crash (seen under Xvfb; dhbloo/Yixin-Board main.c, the `MESSAGE DATABASE`
+/// branch). The same for its realtime markers.
+pub fn yixin_board_reads(l: &str) -> bool {
+    let upper = l.to_ascii_uppercase();
+    let ints = |s: &str, n: usize| {
+        let w: Vec<&str> = s.split(' ').collect();
+        w.len() >= n && w[..n].iter().all(|x| x.parse::<i64>().is_ok())
+    };
+    if let Some(rest) = upper.strip_prefix("MESSAGE DATABASE") {
+        return match rest.strip_prefix(' ') {
+            Some("REFRESH" | "DONE" | "LOAD DONE" | "SAVE DONE") => true,
+            Some(r) if r.starts_with("LOAD START ") || r.starts_with("SAVE START ") => true,
+            Some(r) if r.starts_with("TEXT \"") => true,
+            Some(r) if r.starts_with("ONE ") => ints(&r[4..], 4),
+            // A square's record: row, column, tag, value, depth, bound, has-text[, label].
+            Some(r) => ints(r, 7),
+            None => false,
+        };
+    }
+    if let Some(rest) = upper.strip_prefix("MESSAGE REALTIME") {
+        return match rest.strip_prefix(' ') {
+            Some("REFRESH") => true,
+            Some(r) => {
+                let mut w = r.split(' ');
+                matches!(w.next(), Some("BEST" | "POS" | "DONE" | "LOSE"))
+                    && w.next().is_some_and(|m| parse_xy(m).is_some())
+                    && w.next().is_none()
+            }
+            None => false,
+        };
+    }
+    true
 }
 
 /// A line that is not a reply: `MESSAGE …`, `DEBUG …`, or an `INFO …` line for
