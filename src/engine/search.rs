@@ -25,6 +25,15 @@
 //! of the hard time limit or, without a clock, a node budget that follows the search's
 //! own limits.
 //!
+//! Moves a person ruled out ([`crate::engine::restrict`]: block paths, forbidden points)
+//! are never played, at the root (where, if nothing else is left, any other legal square
+//! is tried, and if there is none the restrictions are ignored so that there is an
+//! answer) or below it. While any are set, a five counts only on a square its side may
+//! play, and the shortcuts that assume every move can be played are not taken: the root
+//! threat search, the leaf VCF and the wins on sight; a node whose moves are all ruled
+//! out scores as lost where it had to block a four (or an open three), else statically.
+//! With none set the search is exactly the unrestricted one.
+//!
 //! Scores are from the side to move; a five `n` plies from the root scores
 //! `MATE - n` (see [`crate::core::types`]). The search stops when its stop token is raised,
 //! the hard time limit passes or the node limit is reached; it always has a move to

@@ -22,6 +22,12 @@
 //! engine the manager's `INFO max_memory` (or `hash_size`) and `thread_num`, and the engine
 //! plans its table and threads under them ([`Engine::configure`]).
 //!
+//! Yixin-Board's block paths (`YXBLOCKPATH`, `YXBLOCKPATHUNDO`, `YXBLOCKPATHRESET`) and
+//! forbidden points (`YXFORBID`) are kept here as one
+//! [`crate::engine::restrict::Restrictions`], handed to the engine before each search
+//! ([`Engine::set_restrictions`]); the squares they rule out in the current position join
+//! the `YXBLOCK` squares our answer avoids.
+//!
 //! Bad input never changes the game: a command is checked completely before the board is
 //! touched, and errors are answered with `ERROR …` (or `UNKNOWN …` for commands the
 //! engine does not know).
