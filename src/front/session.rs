@@ -2195,10 +2195,10 @@ impl Session {
         } else {
             ("blocked", "already blocked")
         };
-        let changed = match (key, last) {
-            (Some(key), Some(p)) if undo => self.restrict.unblock_path(key, p),
-            (Some(key), Some(p)) => self.restrict.block_path(key, p),
-            _ => false,
+        let changed = match last {
+            Some(p) if undo => self.restrict.unblock_path(key, p),
+            Some(p) => self.restrict.block_path(key, p),
+            None => false,
         };
         let why = match (last, changed) {
             (_, true) => String::new(),
@@ -2221,7 +2221,7 @@ impl Session {
     /// and the last move's square; `None` for the square when it is off the board or taken
     /// (Yixin-Board's `blockpath except` sends every square of its largest board). Every
     /// move but the last must be on the board, on an empty square and legal.
-    fn path_position(&self, stones: &[(i64, i64)]) -> Result<(Option<u64>, Option<Pos>), String> {
+    fn path_position(&self, stones: &[(i64, i64)]) -> Result<(u64, Option<Pos>), String> {
         let g = self.game.as_ref().ok_or("no game; send START first")?;
         let (w, h) = (g.board.width(), g.board.height());
         let Some((&(lx, ly), prefix)) = stones.split_last() else {
@@ -2253,7 +2253,7 @@ impl Session {
             return Err("the path ends in a five: there is no move to block".into());
         }
         let last = b.pos(lx, ly).filter(|&p| b.is_empty(p));
-        Ok((Some(b.hash()), last))
+        Ok((b.hash(), last))
     }
 
     /// `YXFORBID add|del x y side`.
