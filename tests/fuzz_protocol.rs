@@ -585,6 +585,12 @@ enum Open {
         stones: Vec<(i64, i64)>,
         bad: bool,
     },
+    /// `YXBLOCKPATH` / `YXBLOCKPATHUNDO`.
+    Path {
+        undo: bool,
+        stones: Vec<(i64, i64)>,
+        bad: bool,
+    },
     Soosorv {
         step: u8,
         n: i64,
@@ -608,6 +614,10 @@ struct Model {
     /// generator opens no database).
     file_next: bool,
     excluded: Vec<Pos>,
+    /// Block paths: the key of the position before the blocked move, and the move.
+    paths: Vec<(u64, Pos)>,
+    /// `YXFORBID` points: the colour that may not play there, and the square.
+    forbids: Vec<(Color, Pos)>,
     quit: bool,
 }
 
@@ -662,6 +672,8 @@ impl Model {
             skip_line: false,
             file_next: false,
             excluded: Vec::new(),
+            paths: Vec::new(),
+            forbids: Vec::new(),
             quit: false,
         }
     }
@@ -699,6 +711,7 @@ impl Model {
                     Some(
                         Open::Swap2 { stones, .. }
                         | Open::Exclude { stones, .. }
+                        | Open::Path { stones, .. }
                         | Open::Soosorv { stones, .. },
                     ) => stones.push((x, y)),
                     _ => {}
@@ -711,6 +724,7 @@ impl Model {
                         Open::Board { bad, .. }
                         | Open::Swap2 { bad, .. }
                         | Open::Exclude { bad, .. }
+                        | Open::Path { bad, .. }
                         | Open::Soosorv { bad, .. },
                     ) = self.block.as_mut()
                     {
@@ -807,6 +821,34 @@ impl Model {
             }
             Command::BlockReset => {
                 self.excluded.clear();
+                Ok(())
+            }
+            Command::BlockPath { undo } => {
+                self.block = Some(Open::Path {
+                    undo,
+                    stones: Vec::new(),
+                    bad: false,
+                });
+                Ok(())
+            }
+            // A MESSAGE only.
+            Command::BlockPathReset => {
+                self.paths.clear();
+                Ok(())
+            }
+            Command::Forbid { add, x, y, side } => {
+                let Some(p) = self.game.as_ref().and_then(|g| g.board.pos(x, y)) else {
+                    return d.expect_error();
+                };
+                let c = if side == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                self.forbids.retain(|&f| f != (c, p));
+                if add {
+                    self.forbids.push((c, p));
+                }
                 Ok(())
             }
             Command::Info { key, value } => {
@@ -972,13 +1014,45 @@ impl Model {
         }
     }
 
-    /// Squares our moves avoid while they can.
+    /// Squares our moves avoid while they can: blocked squares, marks, and the squares
+    /// block paths and forbidden points rule out for us here.
     fn exclusions(&self) -> Vec<Pos> {
         let mut v = self.excluded.clone();
         if let Some(g) = &self.game {
             v.extend_from_slice(&g.walls);
+            let me = g.my_color();
+            let mut b = g.board.clone();
+            b.set_side_to_move(me);
+            let key = b.hash();
+            v.extend(self.forbids.iter().filter(|f| f.0 == me).map(|f| f.1));
+            v.extend(self.paths.iter().filter(|q| q.0 == key).map(|q| q.1));
         }
         v
+    }
+
+    /// A block path's position (the moves but the last, from the empty board of the
+    /// game's size, black first) as its key, and the last move's square if it is an
+    /// empty square there; `None` if the path is refused (no game, no moves, a move off
+    /// the board, on a stone, a renju foul, or after a five).
+    fn path_target(&self, stones: &[(i64, i64)]) -> Option<(u64, Option<Pos>)> {
+        let g = self.game.as_ref()?;
+        let (&(lx, ly), prefix) = stones.split_last()?;
+        let mut b = Board::new(g.board.width(), g.board.height(), g.board.rule()).ok()?;
+        let mut c = Color::Black;
+        for &(x, y) in prefix {
+            let p = b.pos(x, y)?;
+            b.set_side_to_move(c);
+            if !b.is_empty(p) || !rules::is_legal(&mut b, p) || b.last_move_won() {
+                return None;
+            }
+            b.make_color(p, c);
+            c = c.opp();
+        }
+        b.set_side_to_move(c);
+        if b.last_move_won() {
+            return None;
+        }
+        Some((b.hash(), b.pos(lx, ly).filter(|&p| b.is_empty(p))))
     }
 
     /// A search for our move: the reply must be a legal square, which is then played.
@@ -1059,7 +1133,20 @@ impl Model {
             Open::Board { bad: true, .. }
             | Open::Swap2 { bad: true, .. }
             | Open::Exclude { bad: true, .. }
+            | Open::Path { bad: true, .. }
             | Open::Soosorv { bad: true, .. } => d.expect_error(),
+            // A MESSAGE when done, an ERROR when refused.
+            Open::Path { undo, stones, .. } => match self.path_target(&stones) {
+                None => d.expect_error(),
+                Some((key, Some(p))) => {
+                    self.paths.retain(|&q| q != (key, p));
+                    if !undo {
+                        self.paths.push((key, p));
+                    }
+                    Ok(())
+                }
+                Some((_, None)) => Ok(()),
+            },
             Open::Soosorv {
                 step, n, stones, ..
             } => self.soosorv(d, step, n, &stones, optional),
@@ -1861,6 +1948,11 @@ fn command() -> BoxedStrategy<Cmd> {
         1 => simple("YXHASHCLEAR", Command::HashClear),
         1 => simple("YXSHOWINFO", Command::ShowInfo),
         1 => simple("YXBLOCKRESET", Command::BlockReset),
+        1 => simple("YXBLOCKPATHRESET", Command::BlockPathReset),
+        1 => values(&["yxforbid add 7 7 0", "yxforbid add 7 8 1", "YXFORBID del 7 7 0",
+            "yxforbid del 7 8 1", "yxforbid add 3 4 0", "yxforbid add 99 1 0", "yxforbid add 7 7 2",
+            "yxforbid put 7 7 0", "yxforbid", "yxforbid add 7,7 1"])
+            .prop_map(|s| (s, None)),
         1 => simple("DONE", Command::StrayDone),
         2 => (cased("YXNBEST"), values(&["1", "2", "3", "0", "-1", "x", "", "18446744073709551616"]))
             .prop_map(|(w, n)| (format!("{w} {n}"), None)),
@@ -1913,6 +2005,8 @@ fn block_step() -> BoxedStrategy<Step> {
         "SWAP2BOARD",
         "YXBLOCK",
         "yxblockundo",
+        "yxblockpath",
+        "YXBLOCKPATHUNDO",
         "yxquerydatabaseone",
         "yxsoosorvstep2",
         "yxsoosorvstep4 2",
@@ -2016,6 +2110,10 @@ fn position_step() -> BoxedStrategy<Step> {
         "START 5\nBOARD\n0,0,3\n1,0,3\n2,0,3\n3,0,3\n4,0,3\n0,1,3\n1,1,3\n2,1,3\n3,1,3\n4,1,3\n0,2,3\n1,2,3\n2,2,3\n3,2,3\n4,2,3\n0,3,3\n1,3,3\n2,3,3\n3,3,3\n4,3,3\n0,4,3\n1,4,3\n2,4,3\n3,4,3\nDONE",
         // Every candidate blocked.
         "YXBLOCK\n6,6\n6,7\n6,8\n7,6\n7,8\n8,6\n8,7\n8,8\nDONE\nBOARD\n7,7,2\nDONE",
+        // The same by block paths and forbidden points, then one of them lifted.
+        "yxblockpath\n7,7\n6,6\ndone\nyxblockpath\n7,7\n6,7\ndone\nyxblockpath\n7,7\n6,8\ndone\nyxblockpath\n7,7\n7,6\ndone\nyxforbid add 7 8 1\nyxforbid add 8 6 1\nyxforbid add 8 7 1\nyxforbid add 8 8 1\nBOARD\n7,7,2\nDONE\nyxblockpathundo\n7,7\n6,6\ndone\nBOARD\n7,7,2\nDONE\nyxforbid del 8 8 1\nyxblockpathreset",
+        // Black's winning squares forbidden for black, then a path blocks the block.
+        "yxforbid add 2 7 0\nyxforbid add 7 7 0\nBOARD\n3,7,1\n4,7,1\n5,7,1\n6,7,1\n3,0,2\n5,0,2\n9,9,2\n12,2,2\nDONE\nyxforbid del 2 7 0\nyxforbid del 7 7 0",
     ])
     .prop_map(|s| {
         let mut lines = vec![plain("START 15")];

@@ -876,3 +876,48 @@ fn a_bad_search_parameter_value_leaves_the_session_working() {
     // INFO key: no reply, no effect.
     assert_eq!(search_after(&["INFO rfp 0", "INFO nmp_depth 4"]), default);
 }
+
+#[test]
+fn block_paths_and_forbidden_points_check_their_input() {
+    let mut b = Brain::start();
+    // Before any game.
+    assert!(b
+        .ask("yxblockpath\n7,7\n8,8\ndone")
+        .starts_with("ERROR YXBLOCKPATH: no game; send START first"));
+    assert!(b
+        .ask("yxforbid add 7 7 0")
+        .starts_with("ERROR YXFORBID: no game; send START first"));
+    b.new_game(15, 200);
+    // A path through a renju foul is not a game.
+    b.send("INFO rule 4");
+    let foul = "yxblockpath\n5,7\n0,0\n6,7\n0,14\n7,5\n14,0\n7,6\n14,14\n7,7\n13,13\n1,1\ndone";
+    assert_eq!(
+        b.ask(foul),
+        "ERROR YXBLOCKPATH: 7,7 is a foul for black; nothing changed"
+    );
+    // The same path's last move may be a foul: blocking it changes nothing in play.
+    b.send("yxblockpath\n5,7\n0,0\n6,7\n0,14\n7,5\n14,0\n7,6\n14,14\n7,7\ndone");
+    assert_eq!(b.line(), "MESSAGE blockpath: 1 path blocked (1 in all)");
+    b.send("INFO rule 0");
+    // A path that goes on after a five.
+    let five = "yxblockpath\n0,0\n0,5\n1,0\n1,5\n2,0\n2,5\n3,0\n3,5\n4,0\n4,5\n9,9\ndone";
+    assert_eq!(
+        b.ask(five),
+        "ERROR YXBLOCKPATH: 4,5 follows a five; nothing changed"
+    );
+    // A block line that is not a square, a command before done.
+    assert!(b
+        .ask("yxblockpath\n7,7\n8,8,x\ndone")
+        .starts_with("ERROR YXBLOCKPATH: '8,8,x' is not a square"));
+    let l = b.ask("yxblockpath\n7,7\nABOUT");
+    assert!(
+        l.starts_with("ERROR YXBLOCKPATH ended by 'ABOUT' before DONE"),
+        "{l}"
+    );
+    assert!(b.reply().starts_with("name=\"Fivefold\""));
+    // The game is intact: the engine still wins with its open four.
+    assert!(WINS.contains(&expect_move(&board(&mut b, OPEN_FOUR))));
+    b.send("yxblockpathreset");
+    assert_eq!(b.line(), "MESSAGE blockpath: 1 path removed (0 in all)");
+    b.expect_silence();
+}

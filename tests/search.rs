@@ -712,3 +712,82 @@ fn a_leaf_searched_on_one_ply_past_the_horizon_is_searched_cleanly() {
         }
     }
 }
+
+/// Restrictions (`fivefold::engine::restrict`): a forbidden point and a block path keep the
+/// search off a move at the root and deeper; a restricted set empties the table; with
+/// every move ruled out the search still answers an empty square.
+#[test]
+fn restrictions_rule_out_moves_at_every_depth() {
+    use fivefold::engine::restrict::Restrictions;
+    use fivefold::engine::{Engine, StopToken};
+    use fivefold::Color;
+    // Black to move has an open four on row 7 (wins at 4,7 and 9,7); white has none.
+    let b = Board::from_diagram(
+        "
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . O . O . O . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . X X X X . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . O . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . .
+        ",
+        Rule::Freestyle,
+    )
+    .unwrap();
+    let limits = Limits {
+        max_depth: Some(4),
+        ..Limits::default()
+    };
+    let mut e = Engine::new(1 << 20);
+    e.set_threads(1);
+    let stop = StopToken::new();
+    let r = e.think(&b, &limits, &stop, &mut |_| {});
+    assert!([sq(4, 7), sq(9, 7)].contains(&r.best) && r.score >= MATE_BOUND);
+    assert!(e.probe_hash(b.hash()).is_some() || r.depth == 1);
+
+    // Both fives forbidden for black: no win in one, and the table was emptied.
+    let mut rs = Restrictions::default();
+    rs.set_forbidden(Color::Black, sq(4, 7), true);
+    rs.set_forbidden(Color::Black, sq(9, 7), true);
+    let mut after = b.clone();
+    after.make(sq(10, 10));
+    e.set_restrictions(&rs);
+    assert!(e.probe_hash(b.hash()).is_none());
+    let r = e.think(&b, &limits, &stop, &mut |_| {});
+    assert!(![sq(4, 7), sq(9, 7)].contains(&r.best), "{:?}", r.best);
+    assert!(r.score < MATE_BOUND, "{}", r.score);
+    // One ply deeper (black has played elsewhere, white to move): black's fives are
+    // still forbidden, so white is not lost.
+    let r = e.think(&after, &limits, &stop, &mut |_| {});
+    assert!(r.score > -MATE_BOUND, "{}", r.score);
+
+    // A block path on the root position: the other five.
+    let mut rs = Restrictions::default();
+    rs.block_path(b.hash(), sq(4, 7));
+    e.set_restrictions(&rs);
+    let r = e.think(&b, &limits, &stop, &mut |_| {});
+    assert_eq!(r.best, sq(9, 7));
+
+    // Every empty square ruled out for black: still an empty square.
+    let mut rs = Restrictions::default();
+    for p in b.squares().filter(|&p| b.is_empty(p)) {
+        rs.set_forbidden(Color::Black, p, true);
+    }
+    e.set_restrictions(&rs);
+    let r = e.think(&b, &limits, &stop, &mut |_| {});
+    assert!(b.is_empty(r.best));
+
+    // No restrictions: the search of before, with its win.
+    e.set_restrictions(&Restrictions::default());
+    let r = e.think(&b, &limits, &stop, &mut |_| {});
+    assert!([sq(4, 7), sq(9, 7)].contains(&r.best) && r.score >= MATE_BOUND);
+}

@@ -715,3 +715,286 @@ fn strength_plays_weaker_but_legal_moves() {
     assert!(mv == (7, 6) || mv == (7, 10), "{mv:?}");
     b.expect_silence();
 }
+
+// Block paths and forbidden points (`blockpath …` and `forbid …` in Yixin-Board's command
+// box, main.c ~3606-3750 and ~3870-3912). The GUI sends the whole path from the empty
+// board: the game's moves (`movepath`, each `row,column`), then the moves typed, then
+// `done`; and `yxforbid add|del row column side`.
+
+// Black (the engine, to move) has an open four on row 7, columns 3..6; white's stones are
+// in the corners. Black wins at 7,2 or 7,7:
+//
+//        col: 0 1 2 3 4 5 6 7 8
+//   row 7     . . . X X X X . .
+const OPEN_FOUR: [(usize, usize); 8] = [
+    (7, 3),
+    (0, 0),
+    (7, 4),
+    (0, 14),
+    (7, 5),
+    (14, 0),
+    (7, 6),
+    (14, 14),
+];
+const FIVES: [(usize, usize); 2] = [(7, 2), (7, 7)];
+
+/// `yxblockpath` (or `yxblockpathundo`) as the GUI sends it: the moves, then `done`;
+/// returns the engine's confirmation.
+fn block_path(b: &mut Brain, undo: bool, path: &[(usize, usize)]) -> String {
+    let mut s = String::from(if undo {
+        "yxblockpathundo\n"
+    } else {
+        "yxblockpath\n"
+    });
+    for &(r, c) in path {
+        s.push_str(&format!("{r},{c}\n"));
+    }
+    s.push_str("done");
+    b.send(&s);
+    b.line()
+}
+
+/// The path from the empty board through `game`, then `more`.
+fn path(game: &[(usize, usize)], more: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    game.iter().chain(more).copied().collect()
+}
+
+/// The engine's move in the position of `game` (sent as the GUI sends a position).
+fn move_in(b: &mut Brain, game: &[(usize, usize)]) -> (usize, usize) {
+    let c = position(b, game, true);
+    b.send(&c);
+    pair(&b.reply())
+}
+
+#[test]
+fn block_path_avoids_the_blocked_move_until_undone_or_reset() {
+    let mut b = yixin(300);
+    assert!(FIVES.contains(&move_in(&mut b, &OPEN_FOUR)));
+    // blockpath h8 … : one of the two fives blocked, the engine takes the other.
+    assert_eq!(
+        block_path(&mut b, false, &path(&OPEN_FOUR, &[(7, 7)])),
+        "MESSAGE blockpath: 1 path blocked (1 in all)"
+    );
+    assert_eq!(move_in(&mut b, &OPEN_FOUR), (7, 2));
+    assert_eq!(
+        block_path(&mut b, false, &path(&OPEN_FOUR, &[(7, 7)])),
+        "MESSAGE blockpath: 0 paths blocked, already blocked (1 in all)"
+    );
+    // Both blocked: a legal move elsewhere.
+    assert_eq!(
+        block_path(&mut b, false, &path(&OPEN_FOUR, &[(7, 2)])),
+        "MESSAGE blockpath: 1 path blocked (2 in all)"
+    );
+    let mv = move_in(&mut b, &OPEN_FOUR);
+    assert!(!FIVES.contains(&mv) && !OPEN_FOUR.contains(&mv), "{mv:?}");
+    // The block is of that position only: with another white stone placed elsewhere,
+    // the fives are open again.
+    let mut other = OPEN_FOUR.to_vec();
+    other.extend([(0, 7), (14, 7)]);
+    assert!(FIVES.contains(&move_in(&mut b, &other)));
+    // blockpath undo: 7,2 is allowed again.
+    assert_eq!(
+        block_path(&mut b, true, &path(&OPEN_FOUR, &[(7, 2)])),
+        "MESSAGE blockpath: 1 path removed (1 in all)"
+    );
+    assert_eq!(move_in(&mut b, &OPEN_FOUR), (7, 2));
+    assert_eq!(
+        block_path(&mut b, true, &path(&OPEN_FOUR, &[(7, 2)])),
+        "MESSAGE blockpath: 0 paths removed, not blocked (1 in all)"
+    );
+    // blockpath reset (and Yixin-Board's autoreset after each engine move).
+    b.send("yxblockpathreset");
+    assert_eq!(b.line(), "MESSAGE blockpath: 1 path removed (0 in all)");
+    assert!(FIVES.contains(&move_in(&mut b, &OPEN_FOUR)));
+    b.expect_silence();
+}
+
+#[test]
+fn block_path_on_the_only_block_still_answers_a_legal_move() {
+    let mut b = yixin(300);
+    // White (rows 3) has four on row 3, columns 3..6, closed at 3,2 by black: black, to
+    // move, must block at 3,7.
+    let four = [
+        (3, 2),
+        (3, 3),
+        (0, 0),
+        (3, 4),
+        (0, 14),
+        (3, 5),
+        (14, 14),
+        (3, 6),
+    ];
+    assert_eq!(move_in(&mut b, &four), (3, 7));
+    assert_eq!(
+        block_path(&mut b, false, &path(&four, &[(3, 7)])),
+        "MESSAGE blockpath: 1 path blocked (1 in all)"
+    );
+    let mv = move_in(&mut b, &four);
+    assert!(mv != (3, 7) && !four.contains(&mv), "{mv:?}");
+    b.send("yxblockpathreset");
+    assert_eq!(b.line(), "MESSAGE blockpath: 1 path removed (0 in all)");
+    assert_eq!(move_in(&mut b, &four), (3, 7));
+}
+
+/// The last `INFO BESTLINE` of a search (protocol squares, as the GUI reads them) and the
+/// move played.
+fn best_line(b: &mut Brain, game: &[(usize, usize)]) -> (Vec<(usize, usize)>, (usize, usize)) {
+    let c = position(b, game, true);
+    let lines = b.ask_all(&c);
+    let line = lines
+        .iter()
+        .rev()
+        .find_map(|l| l.strip_prefix("INFO BESTLINE "))
+        .unwrap_or_else(|| panic!("no INFO BESTLINE: {lines:?}"));
+    let pv = line.split(' ').map(pair).collect();
+    (pv, pair(lines.last().unwrap()))
+}
+
+#[test]
+fn block_path_deeper_in_the_line_changes_the_searched_line() {
+    let mut b = yixin(100_000);
+    // A fixed depth on one thread: the same search every time from an empty table.
+    b.send("INFO max_depth 5\nyxhashclear");
+    let (pv, _) = best_line(&mut b, &QUIET);
+    assert!(pv.len() >= 3, "{pv:?}");
+    // blockpath with two moves of the line and the third: in the position after the
+    // game and the line's first two moves, its third is blocked.
+    let deep = path(&QUIET, &pv[..3]);
+    assert_eq!(
+        block_path(&mut b, false, &deep),
+        "MESSAGE blockpath: 1 path blocked (1 in all)"
+    );
+    let (blocked, _) = best_line(&mut b, &QUIET);
+    assert!(
+        blocked.len() < 3 || blocked[..3] != pv[..3],
+        "{pv:?} is still the line: {blocked:?}"
+    );
+    assert_eq!(
+        block_path(&mut b, true, &deep),
+        "MESSAGE blockpath: 1 path removed (0 in all)"
+    );
+    b.send("yxhashclear");
+    let (again, _) = best_line(&mut b, &QUIET);
+    assert_eq!(again, pv);
+}
+
+#[test]
+fn blockpath_except_leaves_one_square() {
+    let mut b = yixin(300);
+    // `blockpath except c13` (row 2, column 2): Yixin-Board sends one yxblockpath for
+    // every square of its largest board (22x22) but that one, squares off this board and
+    // taken squares included.
+    let keep = (2, 2);
+    let mut s = String::new();
+    let mut n = 0;
+    for r in 0..22 {
+        for c in 0..22 {
+            if (r, c) == keep {
+                continue;
+            }
+            s.push_str("yxblockpath\n");
+            for &(gr, gc) in &QUIET {
+                s.push_str(&format!("{gr},{gc}\n"));
+            }
+            s.push_str(&format!("{r},{c}\ndone\n"));
+            n += 1;
+        }
+    }
+    b.send(s.trim_end());
+    let mut blocked = 0;
+    for _ in 0..n {
+        let l = b.line();
+        assert!(l.starts_with("MESSAGE blockpath: "), "{l}");
+        if l.starts_with("MESSAGE blockpath: 1 path blocked") {
+            blocked += 1;
+        }
+    }
+    // Every empty square of the 15x15 board but one.
+    assert_eq!(blocked, 15 * 15 - QUIET.len() - 1);
+    assert_eq!(move_in(&mut b, &QUIET), keep);
+    b.send("yxblockpathreset");
+    assert_eq!(
+        b.line(),
+        format!("MESSAGE blockpath: {blocked} paths removed (0 in all)")
+    );
+    b.expect_silence();
+}
+
+#[test]
+fn forbid_keeps_a_colour_off_a_square_until_deleted() {
+    let mut b = yixin(300);
+    // `forbid 0 h8`: black may not play 7,7 (the GUI's row 7, column 7).
+    b.send("yxforbid add 7 7 0");
+    assert_eq!(
+        b.line(),
+        "MESSAGE forbid: h8 forbidden for black (1 in all)"
+    );
+    assert_eq!(move_in(&mut b, &OPEN_FOUR), (7, 2));
+    // Forbidden for white only: black still plays there.
+    b.send("yxforbid add 7 2 1");
+    assert_eq!(
+        b.line(),
+        "MESSAGE forbid: c8 forbidden for white (2 in all)"
+    );
+    assert_eq!(move_in(&mut b, &OPEN_FOUR), (7, 2));
+    b.send("yxforbid add 7 2 0");
+    assert_eq!(
+        b.line(),
+        "MESSAGE forbid: c8 forbidden for black (3 in all)"
+    );
+    let mv = move_in(&mut b, &OPEN_FOUR);
+    assert!(!FIVES.contains(&mv), "{mv:?}");
+    // `forbid undo 0 c8`.
+    b.send("yxforbid del 7 2 0");
+    assert_eq!(
+        b.line(),
+        "MESSAGE forbid: c8 no longer forbidden for black (2 in all)"
+    );
+    assert_eq!(move_in(&mut b, &OPEN_FOUR), (7, 2));
+    b.send("yxforbid del 7 7 0\nyxforbid del 7 2 1");
+    assert_eq!(
+        b.line(),
+        "MESSAGE forbid: h8 no longer forbidden for black (1 in all)"
+    );
+    assert_eq!(
+        b.line(),
+        "MESSAGE forbid: c8 no longer forbidden for white (0 in all)"
+    );
+    assert!(FIVES.contains(&move_in(&mut b, &OPEN_FOUR)));
+    // Bad input: an error, nothing changed.
+    for (cmd, err) in [
+        ("yxforbid add 7 7 2", "ERROR YXFORBID: '2' is not a side"),
+        (
+            "yxforbid add 15 7 0",
+            "ERROR YXFORBID: 15,7 is outside the 15x15 board",
+        ),
+        (
+            "yxforbid put 7 7 0",
+            "ERROR YXFORBID: 'put' is not add or del",
+        ),
+        ("yxforbid add 7 7", "ERROR YXFORBID: '"),
+    ] {
+        let l = b.ask(cmd);
+        assert!(l.starts_with(err), "{cmd}: {l}");
+    }
+    for (cmd, err) in [
+        (
+            "yxblockpath\n7,7\n7,7\n8,8\ndone",
+            "ERROR YXBLOCKPATH: 7,7 is given twice; nothing changed",
+        ),
+        (
+            "yxblockpath\n7,7\n15,3\n8,8\ndone",
+            "ERROR YXBLOCKPATH: 15,3 is outside the 15x15 board; nothing changed",
+        ),
+        ("yxblockpathundo\ndone", "ERROR YXBLOCKPATHUNDO: no moves"),
+        (
+            "yxblockpath\n7,7\nbanana\ndone",
+            "ERROR YXBLOCKPATH: 'banana' is not a square",
+        ),
+    ] {
+        let l = b.ask(cmd);
+        assert!(l.starts_with(err), "{cmd}: {l}");
+    }
+    assert!(FIVES.contains(&move_in(&mut b, &OPEN_FOUR)));
+    b.expect_silence();
+}

@@ -13,14 +13,15 @@
 //! Below it: [`memory`] (the memory plan), [`stop`] (stop tokens), [`search`] (iterative
 //! deepening PVS), [`threat`] (VCF/VCT solver), [`movegen`] (threat-aware move generation),
 //! [`picker`] (move ordering), [`params`] (the search's tunable parameters), [`multipv`]
-//! (several best lines), [`tt`] (the lock-free
-//! transposition table) and [`time`] (the move clock).
+//! (several best lines), [`restrict`] (moves a person ruled out: block paths and forbidden
+//! points), [`tt`] (the lock-free transposition table) and [`time`] (the move clock).
 
 pub mod memory;
 pub mod movegen;
 pub mod multipv;
 pub mod params;
 pub mod picker;
+pub mod restrict;
 pub mod search;
 pub mod stop;
 pub mod threat;
@@ -29,6 +30,7 @@ pub mod tt;
 
 use crate::core::board::Board;
 use crate::engine::memory::{allocatable, MemoryLimit, MemoryPlan};
+use crate::engine::restrict::Restrictions;
 use crate::engine::search::{Info, Limits, SearchResult, Searcher};
 pub use crate::engine::stop::StopToken;
 use crate::engine::tt::Tt;
@@ -67,6 +69,8 @@ pub struct Engine {
     /// The table size the last [`Engine::configure`] planned (the table may be smaller,
     /// see [`allocatable`]); `None` until then.
     planned_table: Option<usize>,
+    /// Moves every search leaves out ([`Engine::set_restrictions`]); empty by default.
+    restrict: Arc<Restrictions>,
 }
 
 impl Default for Engine {
@@ -87,6 +91,7 @@ impl Engine {
             threads: 1,
             params: crate::engine::search::Params::default(),
             planned_table: None,
+            restrict: Arc::new(Restrictions::default()),
         }
     }
 
@@ -172,6 +177,23 @@ impl Engine {
         self.params = params;
     }
 
+    /// The moves every search leaves out from now on (block paths, forbidden points). When
+    /// they differ from the ones before, the transposition table and the move-ordering
+    /// statistics are emptied, so that nothing found under other restrictions is read
+    /// back; the same set again changes nothing.
+    pub fn set_restrictions(&mut self, restrict: &Restrictions) {
+        if *self.restrict == *restrict {
+            return;
+        }
+        self.restrict = Arc::new(restrict.clone());
+        self.clear_hash();
+    }
+
+    /// The moves every search leaves out.
+    pub fn restrictions(&self) -> &Restrictions {
+        &self.restrict
+    }
+
     /// Number of search threads to use (at most [`MAX_THREADS`]).
     pub fn set_threads(&mut self, n: usize) {
         self.threads = clamp_threads(n);
@@ -198,6 +220,7 @@ impl Engine {
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         self.searcher.set_stop(stop.clone());
+        self.searcher.set_restrictions(self.restrict.clone());
         if self.threads <= 1 {
             self.searcher.set_thread(0, None);
             return self.searcher.search(board, limits, report);
@@ -217,11 +240,13 @@ impl Engine {
             skip_threats: limits.skip_threats,
         };
         let helpers_stop = stop.child();
+        let self_restrict = self.restrict.clone();
         let (main, helpers) = (&mut self.searcher, &mut self.helpers);
         std::thread::scope(|s| {
             for (i, h) in helpers.iter_mut().enumerate() {
                 h.set_thread(i + 1, Some(nodes.clone()));
                 h.set_stop(helpers_stop.clone());
+                h.set_restrictions(self_restrict.clone());
                 let hl = helper_limits.clone();
                 s.spawn(move || {
                     h.search(board, &hl, &mut |_| {});

@@ -18,6 +18,7 @@ use crate::core::board::Board;
 use crate::core::eval;
 use crate::core::types::{is_mate, mate_in, mated_in, Pos, Score, MATE_BOUND};
 use crate::engine::movegen::{self, ScoredMove, Situation};
+use crate::engine::restrict::Restrictions;
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::time::Budget;
 use crate::engine::{Engine, StopToken};
@@ -60,6 +61,12 @@ pub fn parent_score(child: Score) -> Score {
 
 /// Depth-0 evaluation: final positions get their exact score, others the static evaluation.
 pub fn static_eval(b: &Board) -> Eval {
+    static_eval_under(b, &Restrictions::default())
+}
+
+/// [`static_eval`] under restrictions ([`crate::engine::restrict`]): a five the side to
+/// move may not play is no win on sight (the position is left to the search).
+pub fn static_eval_under(b: &Board, restrict: &Restrictions) -> Eval {
     let done = |score| Eval {
         score,
         depth: 0,
@@ -85,7 +92,7 @@ pub fn static_eval(b: &Board) -> Eval {
             _ => 0,
         });
     }
-    if situation == Situation::Win {
+    if situation == Situation::Win && restrict.allows(b, moves[0].pos) {
         return Eval {
             score: mate_in(1),
             depth: 0,
@@ -131,7 +138,10 @@ pub fn deepen(
         rank,
     } = *race;
     let start = Instant::now();
-    let mut evals: Vec<Eval> = boards.iter().map(static_eval).collect();
+    let mut evals: Vec<Eval> = boards
+        .iter()
+        .map(|b| static_eval_under(b, engine.restrictions()))
+        .collect();
     let mut nodes = 0u64;
     on_round(&Round {
         depth: 0,

@@ -25,6 +25,15 @@
 //! of the hard time limit or, without a clock, a node budget that follows the search's
 //! own limits.
 //!
+//! Moves a person ruled out ([`crate::engine::restrict`]: block paths, forbidden points)
+//! are never played, at the root (where, if nothing else is left, any other legal square
+//! is tried, and if there is none the restrictions are ignored so that there is an
+//! answer) or below it. While any are set, a five counts only on a square its side may
+//! play, and the shortcuts that assume every move can be played are not taken: the root
+//! threat search, the leaf VCF and the wins on sight; a node whose moves are all ruled
+//! out scores as lost where it had to block a four (or an open three), else statically.
+//! With none set the search is exactly the unrestricted one.
+//!
 //! Scores are from the side to move; a five `n` plies from the root scores
 //! `MATE - n` (see [`crate::core::types`]). The search stops when its stop token is raised,
 //! the hard time limit passes or the node limit is reached; it always has a move to
@@ -37,6 +46,7 @@ use crate::core::types::{is_mate, mate_in, mated_in, Color, Pos, Score, INF, MAT
 use crate::engine::movegen::{self, ScoredMove, Situation};
 pub use crate::engine::params::Params;
 use crate::engine::picker::{MovePicker, OrderingStats};
+use crate::engine::restrict::Restrictions;
 use crate::engine::stop::StopToken;
 use crate::engine::threat::ThreatSolver;
 pub use crate::engine::threat::{quick_win, quick_win_for, renju_four_three_win};
@@ -210,6 +220,10 @@ pub struct Searcher {
     nets: Option<Vec<Arc<Net>>>,
     evaluator: Option<Evaluator>,
     net_on: bool,
+    /// Moves a person ruled out ([`crate::engine::restrict`]), and whether there are any
+    /// (read once per search: with none the search is exactly the unrestricted one).
+    restrict: Arc<Restrictions>,
+    restrict_on: bool,
 }
 
 impl Searcher {
@@ -241,7 +255,21 @@ impl Searcher {
             nets: None,
             evaluator: None,
             net_on: false,
+            restrict: Arc::new(Restrictions::default()),
+            restrict_on: false,
         }
+    }
+
+    /// The moves the next searches leave out. The caller keeps the table consistent
+    /// with them ([`crate::engine::Engine::set_restrictions`] empties it on a change).
+    pub fn set_restrictions(&mut self, restrict: Arc<Restrictions>) {
+        self.restrict = restrict;
+    }
+
+    /// Whether the side to move of `b` may play `p` under the restrictions.
+    #[inline]
+    fn allowed(&self, b: &Board, p: Pos) -> bool {
+        !self.restrict_on || self.restrict.allows(b, p)
     }
 
     /// The networks to evaluate with where [`Params::use_net`] is on: the built-in ones
@@ -340,6 +368,7 @@ impl Searcher {
         self.hard = limits.budget.map(|bu| bu.hard);
         self.max_nodes = limits.max_nodes.unwrap_or(u64::MAX);
         self.seldepth = 0;
+        self.restrict_on = !self.restrict.is_empty();
         self.ordering.age();
         if self.thread_id == 0 {
             self.tt.new_search();
@@ -347,7 +376,10 @@ impl Searcher {
 
         self.choose_evaluation(&b);
         let mut root: Vec<ScoredMove> = Vec::new();
-        let situation = movegen::generate(&mut b, &mut root);
+        let mut situation = movegen::generate(&mut b, &mut root);
+        if self.restrict_on {
+            situation = self.restrict_root(&mut b, &mut root, situation);
+        }
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut result = SearchResult {
             best: root.first().map_or(Pos::NONE, |m| m.pos),
@@ -371,7 +403,9 @@ impl Searcher {
             report(&self.info(&result));
             return result;
         }
-        if self.thread_id == 0 && !limits.skip_threats {
+        // The threat solver knows nothing of ruled-out moves: with restrictions its
+        // proofs might use one, so it is not asked (the search finds wins by searching).
+        if self.thread_id == 0 && !limits.skip_threats && !self.restrict_on {
             let found = self.root_threats(&mut b, &mut root, limits);
             // The solvers must leave the board as they found it, stopped or not.
             debug_assert_eq!(
@@ -489,6 +523,49 @@ impl Searcher {
         result.nodes = self.total_nodes();
         result.elapsed = self.start.elapsed();
         result
+    }
+
+    /// Leaves the ruled-out moves out of the root list. When none is left, every other
+    /// legal empty square is tried instead (a person may rule out all but one square far
+    /// from the stones), ordered as the generator orders moves; when the restrictions
+    /// leave no legal move at all, they are ignored here, so the search still answers. A
+    /// five among the moves left is then the only move. Returns the situation of the
+    /// root as the search should see it.
+    fn restrict_root(
+        &self,
+        b: &mut Board,
+        root: &mut Vec<ScoredMove>,
+        situation: Situation,
+    ) -> Situation {
+        let all = root.clone();
+        root.retain(|m| self.restrict.allows(b, m.pos));
+        if root.is_empty() {
+            let me = b.side_to_move();
+            let squares: Vec<Pos> = b.squares().filter(|&p| b.is_empty(p)).collect();
+            for p in squares {
+                if self.restrict.allows(b, p) && movegen::legal_for(b, p, me) {
+                    root.push(ScoredMove {
+                        pos: p,
+                        score: movegen::order_score(b, p, me),
+                        policy_gap: 0,
+                    });
+                }
+            }
+            movegen::sort(root);
+        }
+        if root.is_empty() {
+            *root = all;
+        }
+        let me = b.side_to_move();
+        if let Some(&five) = root.iter().find(|m| b.threat(m.pos, me) == Threat::Five) {
+            *root = vec![five];
+            return Situation::Win;
+        }
+        if situation == Situation::Win {
+            Situation::Quiet
+        } else {
+            situation
+        }
     }
 
     fn flush_nodes(&mut self) {
@@ -773,7 +850,7 @@ impl Searcher {
         let mut best = -INF;
         let mut best_move = Pos::NONE;
         while let Some((i, mv)) = picker.next_move() {
-            if mv == excluded {
+            if mv == excluded || !self.allowed(b, mv) {
                 continue;
             }
             let my_threat = b.threat(mv, me);
@@ -871,6 +948,16 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
+        if best == -INF && self.restrict_on && excluded.is_none() {
+            // Every move was ruled out: a forced block that cannot be played loses as
+            // when there is none; elsewhere the moves left are outside the generator's
+            // list, and the static score stands for them.
+            best = match situation {
+                Situation::BlockFour => mated_in(ply_i + 2),
+                Situation::DefendThree => mated_in(ply_i + 4),
+                _ => self.static_eval(b),
+            };
+        }
         // A search without one move is not the position's result: not stored.
         if excluded.is_none() {
             let bound = bound(best, orig_alpha, beta);
@@ -910,6 +997,9 @@ impl Searcher {
     fn terminal(&mut self, b: &mut Board, ply: usize, pv_node: bool) -> Option<Score> {
         let me = b.side_to_move();
         let ply_i = ply as i32;
+        if self.restrict_on {
+            return self.restricted_terminal(b, ply, pv_node);
+        }
         if b.count(me, Threat::Five) > 0 {
             if pv_node {
                 self.pv[ply].extend(movegen::find_square(b, me, Threat::Five));
@@ -940,6 +1030,32 @@ impl Searcher {
         None
     }
 
+    /// [`Searcher::terminal`] under restrictions: a five counts only on a square the side
+    /// to move may play, and the wins on sight, which assume every move can be played, are
+    /// left to the search.
+    fn restricted_terminal(&mut self, b: &mut Board, ply: usize, pv_node: bool) -> Option<Score> {
+        let me = b.side_to_move();
+        let ply_i = ply as i32;
+        if b.count(me, Threat::Five) > 0 {
+            let five = b
+                .area(4)
+                .find(|&p| b.is_empty(p) && b.threat(p, me) == Threat::Five && self.allowed(b, p));
+            if let Some(p) = five {
+                if pv_node {
+                    self.pv[ply].push(p);
+                }
+                return Some(mate_in(ply_i + 1));
+            }
+        }
+        if b.is_full() {
+            return Some(0);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(self.static_eval(b));
+        }
+        None
+    }
+
     /// The score of a leaf: its static score, or a mate where the side to move stands
     /// below beta, can make a four, and the threat solver finds a narrow VCF, so that a
     /// threat sequence the search started is seen through to its end.
@@ -948,7 +1064,7 @@ impl Searcher {
         let se = self.static_eval(b);
         // A VCF can only start with a four, and is only worth looking for where the
         // static score does not already reach beta.
-        if se < beta && b.count_at_least(b.side_to_move(), Threat::Four) > 0 {
+        if se < beta && !self.restrict_on && b.count_at_least(b.side_to_move(), Threat::Four) > 0 {
             let found = self
                 .threat
                 .has_narrow_vcf(b, LEAF_VCF_PLIES, LEAF_VCF_NODES);

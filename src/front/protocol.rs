@@ -61,6 +61,16 @@ pub enum Command {
     Block { undo: bool },
     /// `YXBLOCKRESET`: forget all blocked squares.
     BlockReset,
+    /// `YXBLOCKPATH` / `YXBLOCKPATHUNDO`: a block of `x,y` lines follows, a path of moves
+    /// from the empty board; in the position after all of them but the last, the last
+    /// is ruled out for the search (`undo`: allowed again).
+    BlockPath { undo: bool },
+    /// `YXBLOCKPATHRESET`: forget all block paths.
+    BlockPathReset,
+    /// `YXFORBID add x y side` / `YXFORBID del x y side`: square x,y (the same pair a
+    /// block line would give) is forbidden (`add`) or no longer forbidden for a colour
+    /// everywhere in the search; `side` 0 is black, 1 white.
+    Forbid { add: bool, x: i64, y: i64, side: u8 },
     /// `YXSEARCHDEFEND`: analyse the side to move's defences against the opponent's
     /// threats (every move when there is no threat), then play the best as our move.
     SearchDefend,
@@ -261,12 +271,8 @@ pub enum BlockLine {
 /// Yixin-Board's extensions that the engine does not implement. Each entry: name, whether a
 /// block of coordinate lines ending with `done` follows, whether it takes a path argument.
 const UNSUPPORTED: &[(&str, bool, bool)] = &[
-    ("YXBLOCKPATH", true, false),
-    ("YXBLOCKPATHUNDO", true, false),
-    ("YXBLOCKPATHRESET", false, false),
     ("YXDRAW", false, false),
     ("YXRESIGN", false, false),
-    ("YXFORBID", false, false),
     ("YXPRINTFEATURE", false, false),
 ];
 
@@ -360,6 +366,49 @@ pub fn parse(line: &str) -> Command {
         "YXBLOCK" => Command::Block { undo: false },
         "YXBLOCKUNDO" => Command::Block { undo: true },
         "YXBLOCKRESET" => Command::BlockReset,
+        "YXBLOCKPATH" => Command::BlockPath { undo: false },
+        "YXBLOCKPATHUNDO" => Command::BlockPath { undo: true },
+        "YXBLOCKPATHRESET" => Command::BlockPathReset,
+        "YXFORBID" => {
+            let words: Vec<&str> = rest
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|w| !w.is_empty())
+                .collect();
+            let usage = "(expected YXFORBID add|del x y side, side 0 black or 1 white)";
+            match words.as_slice() {
+                [sub, x, y, side] => {
+                    let add = if sub.eq_ignore_ascii_case("add") {
+                        Some(true)
+                    } else if sub.eq_ignore_ascii_case("del") {
+                        Some(false)
+                    } else {
+                        None
+                    };
+                    match (add, parse_int(x), parse_int(y), parse_int(side)) {
+                        (None, ..) => malformed(format!(
+                            "'{}' is not add or del {usage}",
+                            clean(sub)
+                        )),
+                        (Some(add), Some(x), Some(y), Some(s @ (0 | 1))) => Command::Forbid {
+                            add,
+                            x,
+                            y,
+                            side: s as u8,
+                        },
+                        (Some(_), Some(_), Some(_), _) => malformed(format!(
+                            "'{}' is not a side {usage}",
+                            clean(side)
+                        )),
+                        _ => malformed(format!(
+                            "'{x} {y}' is not a pair of numbers {usage}",
+                            x = clean(x),
+                            y = clean(y)
+                        )),
+                    }
+                }
+                _ => malformed(format!("'{}' {usage}", clean(rest))),
+            }
+        }
         "YXSEARCHDEFEND" => Command::SearchDefend,
         "YXSWAP2STEP1" => Command::Swap2Step(1),
         "YXSWAP2STEP2" => Command::Swap2Step(2),
@@ -1004,10 +1053,10 @@ mod tests {
         assert_eq!(parse("FOO bar"), Command::Unknown("FOO".into()));
         assert_eq!(parse("7,7,1"), Command::Unknown("7,7,1".into()));
         assert_eq!(
-            parse("yxblockpath"),
+            parse("yxdraw"),
             Command::Unsupported {
-                name: "yxblockpath".into(),
-                block: true,
+                name: "yxdraw".into(),
+                block: false,
                 arg_line: false
             }
         );
@@ -1026,6 +1075,66 @@ mod tests {
             }
         );
         assert_eq!(parse("\u{1}\u{2}x"), Command::Unknown("??x".into()));
+    }
+
+    /// Yixin-Board's block-path and forbid commands, as its `main.c` writes them.
+    #[test]
+    fn block_path_and_forbid_commands() {
+        assert_eq!(parse("yxblockpath"), Command::BlockPath { undo: false });
+        assert_eq!(parse("YXBLOCKPATHUNDO"), Command::BlockPath { undo: true });
+        assert_eq!(parse("yxblockpathreset"), Command::BlockPathReset);
+        assert_eq!(
+            parse("yxforbid add 7 8 0"),
+            Command::Forbid {
+                add: true,
+                x: 7,
+                y: 8,
+                side: 0
+            }
+        );
+        assert_eq!(
+            parse("YXFORBID Del 14 0 1"),
+            Command::Forbid {
+                add: false,
+                x: 14,
+                y: 0,
+                side: 1
+            }
+        );
+        // Off-board squares parse; the session range-checks them.
+        assert_eq!(
+            parse("yxforbid add -1 40 1"),
+            Command::Forbid {
+                add: true,
+                x: -1,
+                y: 40,
+                side: 1
+            }
+        );
+        for l in [
+            "yxforbid",
+            "yxforbid add",
+            "yxforbid add 7 7",
+            "yxforbid add 7 7 2",
+            "yxforbid add 7 7 -1",
+            "yxforbid put 7 7 0",
+            "yxforbid add x 7 0",
+            "yxforbid add 7 7 0 9",
+        ] {
+            assert!(
+                matches!(parse(l), Command::Malformed { ref name, .. } if name == "YXFORBID"),
+                "{l}"
+            );
+        }
+        // The block lines are the ordinary ones.
+        assert_eq!(
+            parse_block_line("7,6"),
+            BlockLine::Stone {
+                x: 7,
+                y: 6,
+                field: None
+            }
+        );
     }
 
     /// Yixin-Board's database commands, as its `main.c` writes them.

@@ -22,6 +22,12 @@
 //! engine the manager's `INFO max_memory` (or `hash_size`) and `thread_num`, and the engine
 //! plans its table and threads under them ([`Engine::configure`]).
 //!
+//! Yixin-Board's block paths (`YXBLOCKPATH`, `YXBLOCKPATHUNDO`, `YXBLOCKPATHRESET`) and
+//! forbidden points (`YXFORBID`) are kept here as one
+//! [`crate::engine::restrict::Restrictions`], handed to the engine before each search
+//! ([`Engine::set_restrictions`]); the squares they rule out in the current position join
+//! the `YXBLOCK` squares our answer avoids.
+//!
 //! Bad input never changes the game: a command is checked completely before the board is
 //! touched, and errors are answered with `ERROR …` (or `UNKNOWN …` for commands the
 //! engine does not know).
@@ -35,6 +41,7 @@ use crate::core::types::{
 use crate::engine::memory::{MemoryLimit, MAX_HASH_BYTES};
 use crate::engine::multipv::{self, Line};
 use crate::engine::params::{self, Params};
+use crate::engine::restrict::Restrictions;
 use crate::engine::search::{Info, Limits, MAX_DEPTH};
 use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
@@ -267,6 +274,12 @@ enum Block {
         stones: Vec<(i64, i64)>,
         error: Option<String>,
     },
+    /// `YXBLOCKPATH` / `YXBLOCKPATHUNDO`: a path of moves from the empty board.
+    Path {
+        undo: bool,
+        stones: Vec<(i64, i64)>,
+        error: Option<String>,
+    },
     Soosorv {
         step: u8,
         n: i64,
@@ -291,6 +304,8 @@ impl Block {
             Block::Swap2 { .. } => "SWAP2BOARD",
             Block::Exclude { undo: false, .. } => "YXBLOCK",
             Block::Exclude { undo: true, .. } => "YXBLOCKUNDO",
+            Block::Path { undo: false, .. } => "YXBLOCKPATH",
+            Block::Path { undo: true, .. } => "YXBLOCKPATHUNDO",
             Block::Soosorv { step, .. } => SOOSORV_NAMES[usize::from(*step - 1)],
             Block::Database { cmd, .. } => cmd.name(),
             Block::Unsupported { name } => name,
@@ -301,11 +316,17 @@ impl Block {
             Block::Board { error, .. }
             | Block::Swap2 { error, .. }
             | Block::Exclude { error, .. }
+            | Block::Path { error, .. }
             | Block::Soosorv { error, .. }
             | Block::Database { error, .. } => Some(error),
             Block::Unsupported { .. } => None,
         }
     }
+}
+
+/// `n path` / `n paths`.
+fn paths(n: usize) -> String {
+    format!("{n} path{}", if n == 1 { "" } else { "s" })
 }
 
 /// Text for one reply line: control characters (line breaks in an error's text, a path
@@ -651,6 +672,9 @@ pub struct Session {
     skip_line: bool,
     /// `YXBLOCK` squares: never our answer if there is another move.
     excluded: Vec<Pos>,
+    /// `YXBLOCKPATH` paths and `YXFORBID` points: moves every search leaves out (kept
+    /// across games, like `YXBLOCK` squares, until `YXBLOCKPATHRESET` / `YXFORBID del`).
+    restrict: Restrictions,
     /// The position database (`YXSETDATABASE`), if one is open.
     db: Option<Database>,
     /// `INFO usedatabase` (default 1): play stored moves and store results.
@@ -701,6 +725,7 @@ impl Session {
             block: None,
             skip_line: false,
             excluded: Vec::new(),
+            restrict: Restrictions::default(),
             db: None,
             use_db: true,
             db_readonly: false,
@@ -807,6 +832,7 @@ impl Session {
                     Some(
                         Block::Swap2 { stones, .. }
                         | Block::Exclude { stones, .. }
+                        | Block::Path { stones, .. }
                         | Block::Soosorv { stones, .. }
                         | Block::Database { stones, .. },
                     ) => stones.push((x, y)),
@@ -893,6 +919,23 @@ impl Session {
                 self.excluded.clear();
                 Flow::Continue
             }
+            Command::BlockPath { undo } => {
+                self.block = Some(Block::Path {
+                    undo,
+                    stones: Vec::new(),
+                    error: None,
+                });
+                Flow::Continue
+            }
+            Command::BlockPathReset => {
+                let n = self.restrict.clear_paths();
+                self.reply(&format!(
+                    "MESSAGE blockpath: {} removed (0 in all)",
+                    paths(n)
+                ));
+                Flow::Continue
+            }
+            Command::Forbid { add, x, y, side } => self.forbid(add, x, y, side),
             Command::Info { key, value } => {
                 if let Err(e) = self.info(&key, &value) {
                     self.pending.push(format!("ERROR {e}"));
@@ -1762,11 +1805,21 @@ impl Session {
         }))
     }
 
-    /// Squares our answer avoids: continuous-game marks and `YXBLOCK` squares.
+    /// Squares our answer avoids: continuous-game marks, `YXBLOCK` squares, and the
+    /// squares block paths and forbidden points rule out for us in the current position.
     fn exclusions(&self) -> Vec<Pos> {
         let mut v = self.excluded.clone();
         if let Some(g) = &self.game {
             v.extend_from_slice(&g.walls);
+            if !self.restrict.is_empty() {
+                let mut b = g.board.clone();
+                b.set_side_to_move(g.my_color());
+                for p in self.restrict.ruled_out(&b) {
+                    if !v.contains(&p) {
+                        v.push(p);
+                    }
+                }
+            }
         }
         v
     }
@@ -1776,7 +1829,11 @@ impl Session {
     /// the threads asked for, so that it sizes its table and threads before the search.
     fn limits(&mut self, received: Instant) -> Limits {
         let (memory, threads) = (self.memory, self.threads);
-        self.engine().configure(memory, threads);
+        {
+            let mut e = self.engine();
+            e.configure(memory, threads);
+            e.set_restrictions(&self.restrict);
+        }
         let empty = self.game.as_ref().map_or(0, Game::empty_squares);
         let left = match self.clock.left_ms {
             Some(l) => Some(l.saturating_sub(self.spent_ms)),
@@ -2078,6 +2135,7 @@ impl Session {
             Block::Board { error: Some(e), .. }
             | Block::Swap2 { error: Some(e), .. }
             | Block::Exclude { error: Some(e), .. }
+            | Block::Path { error: Some(e), .. }
             | Block::Soosorv { error: Some(e), .. }
             | Block::Database { error: Some(e), .. } => {
                 self.error(&format!("{name}: {e}; nothing changed"))
@@ -2116,6 +2174,11 @@ impl Session {
                 stones,
                 error: None,
             } => self.soosorv(step, n, &stones, received),
+            Block::Path {
+                undo,
+                stones,
+                error: None,
+            } => self.block_path(undo, &stones),
             Block::Exclude {
                 undo,
                 stones,
@@ -2135,6 +2198,110 @@ impl Session {
                 Flow::Continue
             }
         }
+    }
+
+    /// `YXBLOCKPATH` / `YXBLOCKPATHUNDO` with the path of its block.
+    fn block_path(&mut self, undo: bool, stones: &[(i64, i64)]) -> Flow {
+        let name = if undo {
+            "YXBLOCKPATHUNDO"
+        } else {
+            "YXBLOCKPATH"
+        };
+        let (key, last) = match self.path_position(stones) {
+            Ok(t) => t,
+            Err(e) => return self.error(&format!("{name}: {e}; nothing changed")),
+        };
+        let (verb, done) = if undo {
+            ("removed", "not blocked")
+        } else {
+            ("blocked", "already blocked")
+        };
+        let changed = match last {
+            Some(p) if undo => self.restrict.unblock_path(key, p),
+            Some(p) => self.restrict.block_path(key, p),
+            None => false,
+        };
+        let why = match (last, changed) {
+            (_, true) => String::new(),
+            (Some(_), false) => format!(", {done}"),
+            (None, false) => {
+                let &(x, y) = stones.last().expect("a path of one move or more");
+                format!(", {x},{y} is not an empty square of that position")
+            }
+        };
+        self.reply(&format!(
+            "MESSAGE blockpath: {} {verb}{why} ({} in all)",
+            paths(usize::from(changed)),
+            self.restrict.path_count()
+        ));
+        Flow::Continue
+    }
+
+    /// The position a block path's moves but the last lead to, from the empty board of
+    /// the current game's size and rule (black first, colours alternating), as its key,
+    /// and the last move's square; `None` for the square when it is off the board or taken
+    /// (Yixin-Board's `blockpath except` sends every square of its largest board). Every
+    /// move but the last must be on the board, on an empty square and legal.
+    fn path_position(&self, stones: &[(i64, i64)]) -> Result<(u64, Option<Pos>), String> {
+        let g = self.game.as_ref().ok_or("no game; send START first")?;
+        let (w, h) = (g.board.width(), g.board.height());
+        let Some((&(lx, ly), prefix)) = stones.split_last() else {
+            return Err(
+                "no moves (expected the path from the empty board, the blocked move last)".into(),
+            );
+        };
+        let mut b = Board::new(w, h, g.board.rule())?;
+        let mut color = Color::Black;
+        for &(x, y) in prefix {
+            let p = b
+                .pos(x, y)
+                .ok_or_else(|| format!("{x},{y} is outside the {w}x{h} board"))?;
+            if !b.is_empty(p) {
+                return Err(format!("{x},{y} is given twice"));
+            }
+            b.set_side_to_move(color);
+            if !rules::is_legal(&mut b, p) {
+                return Err(format!("{x},{y} is a foul for black"));
+            }
+            if b.last_move_won() {
+                return Err(format!("{x},{y} follows a five"));
+            }
+            b.make_color(p, color);
+            color = color.opp();
+        }
+        b.set_side_to_move(color);
+        if b.last_move_won() {
+            return Err("the path ends in a five: there is no move to block".into());
+        }
+        let last = b.pos(lx, ly).filter(|&p| b.is_empty(p));
+        Ok((b.hash(), last))
+    }
+
+    /// `YXFORBID add|del x y side`.
+    fn forbid(&mut self, add: bool, x: i64, y: i64, side: u8) -> Flow {
+        let p = match self.squares_of(&[(x, y)]) {
+            Ok(v) => v[0],
+            Err(e) => return self.error(&format!("YXFORBID: {e}; nothing changed")),
+        };
+        let color = if side == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let changed = self.restrict.set_forbidden(color, p, add);
+        let what = match (add, changed) {
+            (true, true) => "forbidden",
+            (true, false) => "already forbidden",
+            (false, true) => "no longer forbidden",
+            (false, false) => "was not forbidden",
+        };
+        self.reply(&format!(
+            "MESSAGE forbid: {} {what} for {} ({} in all)",
+            self.names().square(p),
+            color.name(),
+            self.restrict.forbidden_count()
+        ));
+        Flow::Continue
     }
 
     /// Squares of the current board from a list of coordinates.
