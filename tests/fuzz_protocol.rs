@@ -837,6 +837,11 @@ impl Model {
             },
             // Messages only.
             Command::ShowHashUsage => Ok(()),
+            // Messages only, the game unchanged; an error with no game.
+            Command::Draw | Command::Resign | Command::PrintFeature => match &self.game {
+                Some(_) => Ok(()),
+                None => d.expect_error(),
+            },
             Command::SearchDefend => match &self.game {
                 Some(_) => self.think(d, optional),
                 None => d.expect_error(),
@@ -1864,9 +1869,10 @@ fn command() -> BoxedStrategy<Cmd> {
         1 => simple("DONE", Command::StrayDone),
         2 => (cased("YXNBEST"), values(&["1", "2", "3", "0", "-1", "x", "", "18446744073709551616"]))
             .prop_map(|(w, n)| (format!("{w} {n}"), None)),
-        1 => values(&["yxdraw", "YXDBFIX", "yxhashload C:\\x", "yxsavedatabase", "YXDBCHECK",
+        1 => values(&["yxforbid", "YXDBFIX", "yxhashload C:\\x", "yxsavedatabase", "YXDBCHECK",
             "yxdbtotxt C:\\x", "yxlibtodb", "YXDBTOPOS"])
             .prop_map(|s| (s, None)),
+        1 => values(&["yxdraw", "YXRESIGN", "yxprintfeature", "yxdraw"]).prop_map(|s| (s, None)),
         1 => values(&["yxsoosorvstep1", "yxsoosorvstep2", "YXSOOSORVSTEP3", "yxsoosorvstep4 2",
             "yxsoosorvstep5 3", "yxsoosorvstep5 0", "yxsoosorvstep6", "yxsoosorvstep4"])
             .prop_map(|s| (s, None)),

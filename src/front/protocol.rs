@@ -96,6 +96,15 @@ pub enum Command {
     /// file at `path`; an empty path means the next non-blank line is the path (as
     /// Yixin-Board sends it).
     HashFile { dump: bool, path: String },
+    /// `YXDRAW`: the person offers the engine a draw in the current position; answered
+    /// `MESSAGE draw: accepted …` or `MESSAGE draw: declined …` after a short search.
+    Draw,
+    /// `YXRESIGN`: the person resigns the game; answered with a message naming the
+    /// winner (the board is kept).
+    Resign,
+    /// `YXPRINTFEATURE`: the evaluation's view of the current position as messages
+    /// ([`crate::front::features`]).
+    PrintFeature,
     /// A known extension the engine does not support. `block`: a block of lines ending
     /// with `DONE` follows and must be read; `arg_line`: the command takes an argument
     /// (a file path) which, when not on the command line itself, is the next line.
@@ -264,10 +273,7 @@ const UNSUPPORTED: &[(&str, bool, bool)] = &[
     ("YXBLOCKPATH", true, false),
     ("YXBLOCKPATHUNDO", true, false),
     ("YXBLOCKPATHRESET", false, false),
-    ("YXDRAW", false, false),
-    ("YXRESIGN", false, false),
     ("YXFORBID", false, false),
-    ("YXPRINTFEATURE", false, false),
 ];
 
 /// Parses one command line.
@@ -427,6 +433,9 @@ pub fn parse(line: &str) -> Command {
             dump: false,
             path: rest.to_string(),
         },
+        "YXDRAW" => Command::Draw,
+        "YXRESIGN" => Command::Resign,
+        "YXPRINTFEATURE" => Command::PrintFeature,
         "YXSAVEDATABASE" => Command::SaveDatabase,
         "YXDBCHECK" => Command::DbCheck,
         "YXDBFIX" => Command::DbFix,
@@ -839,7 +848,8 @@ pub fn detail_line(p: &Progress, names: &Names) -> String {
 /// Yixin-Board's realtime marker lines, squares as the protocol writes them (`x,y`,
 /// which the GUI reads as its own row,column): `MESSAGE REALTIME BEST x,y` (the current
 /// best move), `LOSE x,y` (a move proven to lose), `POS x,y` / `DONE x,y` (a move being
-/// searched / searched).
+/// searched / searched: in a multi-line analysis per listed line, in a single search per
+/// root move as the search enters and leaves it).
 pub fn realtime_line(kind: Realtime, p: Pos) -> String {
     let word = match kind {
         Realtime::Best => "BEST",
@@ -1026,6 +1036,27 @@ mod tests {
             }
         );
         assert_eq!(parse("\u{1}\u{2}x"), Command::Unknown("??x".into()));
+    }
+
+    /// The lines Yixin-Board's command box sends for `draw`, `resign` and `print
+    /// features` (bare, lower case); arguments are ignored.
+    #[test]
+    fn draw_resign_and_print_features() {
+        assert_eq!(parse("yxdraw"), Command::Draw);
+        assert_eq!(parse("YXDRAW\r"), Command::Draw);
+        assert_eq!(parse("yxresign"), Command::Resign);
+        assert_eq!(parse("YxResign now"), Command::Resign);
+        assert_eq!(parse("yxprintfeature"), Command::PrintFeature);
+        assert_eq!(
+            parse("yxprintfeatures"),
+            Command::Unknown("yxprintfeatures".into())
+        );
+        // The block-path commands stay unsupported (answered once, after their block).
+        assert!(matches!(parse("yxforbid"), Command::Unsupported { .. }));
+        assert!(matches!(
+            parse("yxblockpathreset"),
+            Command::Unsupported { .. }
+        ));
     }
 
     /// Yixin-Board's database commands, as its `main.c` writes them.
