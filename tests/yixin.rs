@@ -807,6 +807,19 @@ fn draw_offers_are_decided_for_the_engines_side() {
         expect_move(&b.ask(&format!("TURN {},{}", block.0, block.1))),
         five
     );
+    // Under Yixin-Board's untimed levels (`INFO timeout_turn 2000000`) the decision
+    // still takes at most about a second.
+    b.send("INFO timeout_turn 2000000");
+    let c = position(&mut b, &QUIET, false);
+    b.send(&c);
+    let t = Instant::now();
+    let l = said(&mut b, "yxdraw");
+    assert!(l.starts_with("MESSAGE draw: "), "{l}");
+    assert!(
+        t.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        t.elapsed()
+    );
     // No game: an error.
     let mut fresh = Brain::start();
     assert!(fresh.ask("yxdraw").starts_with("ERROR YXDRAW: no game"));
