@@ -435,15 +435,22 @@ impl Driver<'_> {
     /// The next `MESSAGE SWAP2 …` line (Yixin-Board's swap2 answers), skipping other
     /// messages; a reply that is not a message fails.
     fn swap2_message(&mut self, optional: bool) -> R<Option<String>> {
+        self.message("MESSAGE SWAP2 ", optional)
+    }
+
+    /// The next message that starts with `prefix` (an answer given only as a message),
+    /// skipping other messages; a reply that is not a message fails. `None` if
+    /// `optional` and the session ends first.
+    fn message(&mut self, prefix: &str, optional: bool) -> R<Option<String>> {
         loop {
-            let Some(l) = self.any_line("a MESSAGE SWAP2 line", optional)? else {
+            let Some(l) = self.any_line(&format!("a {prefix}… line"), optional)? else {
                 return Ok(None);
             };
-            if l.starts_with("MESSAGE SWAP2 ") {
+            if l.starts_with(prefix) {
                 return Ok(Some(l));
             }
             if !is_remark(&l) {
-                return Err(self.fail(format!("expected a MESSAGE SWAP2 line, got {l:?}")));
+                return Err(self.fail(format!("expected a {prefix}… line, got {l:?}")));
             }
         }
     }
@@ -837,8 +844,14 @@ impl Model {
             },
             // Messages only.
             Command::ShowHashUsage => Ok(()),
-            // Messages only, the game unchanged; an error with no game.
-            Command::Draw | Command::Resign | Command::PrintFeature => match &self.game {
+            // Messages only, the game unchanged; an error with no game. The draw's answer
+            // comes from a search: wait for it (a line sent meanwhile waits for it, and
+            // an `END` right behind drops that line).
+            Command::Draw => match &self.game {
+                Some(_) => d.message("MESSAGE draw: ", optional).map(|_| ()),
+                None => d.expect_error(),
+            },
+            Command::Resign | Command::PrintFeature => match &self.game {
                 Some(_) => Ok(()),
                 None => d.expect_error(),
             },

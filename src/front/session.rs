@@ -213,8 +213,9 @@ pub enum Answer {
     Soosorv(u8, Box<Board>, Result<soosorv::Reply, String>),
     /// The balancing move(s), the first one the side to move's.
     Balance(Result<Vec<Pos>, String>),
-    /// Nothing to play: the job said what it had to say in messages (`YXDRAW`).
-    Said,
+    /// Nothing to play: a line to write (`YXDRAW`'s `MESSAGE draw: …`). The main loop
+    /// writes it, so that it comes out once the job is over, as a move would.
+    Said(String),
 }
 
 impl Job {
@@ -231,7 +232,7 @@ impl Job {
                 Err("the search failed".into()),
             ),
             Job::Balance { .. } => Answer::Balance(Err("the search failed".into())),
-            Job::Draw { .. } => Answer::Said,
+            Job::Draw { .. } => Answer::Said("MESSAGE draw: declined (the search failed)".into()),
             Job::Soosorv { step, board, .. } => Answer::Soosorv(
                 *step,
                 Box::new(board.clone()),
@@ -584,8 +585,7 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answ
             } else {
                 -r.score
             };
-            rep.message(&draw_answer(ours, r.depth));
-            Answer::Said
+            Answer::Said(format!("MESSAGE {}", draw_answer(ours, r.depth)))
         }
     }
 }
@@ -2446,13 +2446,13 @@ impl Session {
 
     /// Writes a job's answer and plays it on the board.
     fn finish(&mut self, answer: Answer, started: Instant) {
-        if !matches!(answer, Answer::Said) {
+        if !matches!(answer, Answer::Said(_)) {
             self.spent_ms = self
                 .spent_ms
                 .saturating_add(started.elapsed().as_millis() as u64);
         }
         match answer {
-            Answer::Said => {}
+            Answer::Said(line) => self.reply(&line),
             Answer::Move(p) => self.play_own(p),
             Answer::Searched(p, score, depth) => {
                 self.store_result(p, score, depth);
