@@ -435,15 +435,22 @@ impl Driver<'_> {
     /// The next `MESSAGE SWAP2 …` line (Yixin-Board's swap2 answers), skipping other
     /// messages; a reply that is not a message fails.
     fn swap2_message(&mut self, optional: bool) -> R<Option<String>> {
+        self.message("MESSAGE SWAP2 ", optional)
+    }
+
+    /// The next message that starts with `prefix` (an answer given only as a message),
+    /// skipping other messages; a reply that is not a message fails. `None` if
+    /// `optional` and the session ends first.
+    fn message(&mut self, prefix: &str, optional: bool) -> R<Option<String>> {
         loop {
-            let Some(l) = self.any_line("a MESSAGE SWAP2 line", optional)? else {
+            let Some(l) = self.any_line(&format!("a {prefix}… line"), optional)? else {
                 return Ok(None);
             };
-            if l.starts_with("MESSAGE SWAP2 ") {
+            if l.starts_with(prefix) {
                 return Ok(Some(l));
             }
             if !is_remark(&l) {
-                return Err(self.fail(format!("expected a MESSAGE SWAP2 line, got {l:?}")));
+                return Err(self.fail(format!("expected a {prefix}… line, got {l:?}")));
             }
         }
     }
@@ -597,7 +604,6 @@ enum Open {
         stones: Vec<(i64, i64)>,
         bad: bool,
     },
-    Unsupported,
     /// A position-database command's block (no database is ever opened here: the
     /// generator sends no `YXSETDATABASE`, so every one is an error).
     Database,
@@ -609,7 +615,6 @@ struct Model {
     /// `INFO` errors waiting for the next other command.
     pending: usize,
     block: Option<Open>,
-    skip_line: bool,
     /// The next non-blank line is the path of a database file command (an error: the
     /// generator opens no database).
     file_next: bool,
@@ -669,7 +674,6 @@ impl Model {
             rule: Rule::Freestyle,
             pending: 0,
             block: None,
-            skip_line: false,
             file_next: false,
             excluded: Vec::new(),
             paths: Vec::new(),
@@ -682,10 +686,6 @@ impl Model {
     /// right behind it), so its answer may be missing.
     fn line(&mut self, d: &mut Driver, line: &str, optional: bool) -> R {
         if self.quit {
-            return Ok(());
-        }
-        if self.skip_line && !line.trim().is_empty() {
-            self.skip_line = false;
             return Ok(());
         }
         if self.file_next && !line.trim().is_empty() {
@@ -879,6 +879,17 @@ impl Model {
             },
             // Messages only.
             Command::ShowHashUsage => Ok(()),
+            // Messages only, the game unchanged; an error with no game. The draw's answer
+            // comes from a search: wait for it (a line sent meanwhile waits for it, and
+            // an `END` right behind drops that line).
+            Command::Draw => match &self.game {
+                Some(_) => d.message("MESSAGE draw: ", optional).map(|_| ()),
+                None => d.expect_error(),
+            },
+            Command::Resign | Command::PrintFeature => match &self.game {
+                Some(_) => Ok(()),
+                None => d.expect_error(),
+            },
             Command::SearchDefend => match &self.game {
                 Some(_) => self.think(d, optional),
                 None => d.expect_error(),
@@ -917,17 +928,6 @@ impl Model {
             Command::HashFile { dump: false, .. } => d.expect_error(),
             Command::HashFile { dump: true, path } => {
                 panic!("the generator sends no YXHASHDUMP (it would write the file '{path}')")
-            }
-            Command::Unsupported {
-                block, arg_line, ..
-            } => {
-                if block {
-                    self.block = Some(Open::Unsupported);
-                    Ok(())
-                } else {
-                    self.skip_line = arg_line;
-                    d.expect_prefix("UNKNOWN ", "UNKNOWN …")
-                }
             }
             Command::Malformed { .. } | Command::StrayDone => d.expect_error(),
             Command::Unknown(_) => d.expect_prefix("UNKNOWN ", "UNKNOWN …"),
@@ -1128,7 +1128,6 @@ impl Model {
 
     fn end_block(&mut self, d: &mut Driver, block: Open, optional: bool) -> R {
         match block {
-            Open::Unsupported => d.expect_prefix("UNKNOWN ", "UNKNOWN … for an unsupported block"),
             Open::Database => d.expect_error(),
             Open::Board { bad: true, .. }
             | Open::Swap2 { bad: true, .. }
@@ -1710,7 +1709,7 @@ fn play(t: &mut dyn Transport, steps: &[Step]) -> R {
     }
     // The game survived: probe it, then end the input.
     let mut closing = vec!["ABOUT".to_string()];
-    if m.skip_line || m.file_next {
+    if m.file_next {
         closing.insert(0, "skipped".to_string());
     }
     for text in closing {
@@ -1956,9 +1955,10 @@ fn command() -> BoxedStrategy<Cmd> {
         1 => simple("DONE", Command::StrayDone),
         2 => (cased("YXNBEST"), values(&["1", "2", "3", "0", "-1", "x", "", "18446744073709551616"]))
             .prop_map(|(w, n)| (format!("{w} {n}"), None)),
-        1 => values(&["yxdraw", "YXDBFIX", "yxhashload C:\\x", "yxsavedatabase", "YXDBCHECK",
+        1 => values(&["yxforbid", "YXDBFIX", "yxhashload C:\\x", "yxsavedatabase", "YXDBCHECK",
             "yxdbtotxt C:\\x", "yxlibtodb", "YXDBTOPOS"])
             .prop_map(|s| (s, None)),
+        1 => values(&["yxdraw", "YXRESIGN", "yxprintfeature", "yxdraw"]).prop_map(|s| (s, None)),
         1 => values(&["yxsoosorvstep1", "yxsoosorvstep2", "YXSOOSORVSTEP3", "yxsoosorvstep4 2",
             "yxsoosorvstep5 3", "yxsoosorvstep5 0", "yxsoosorvstep6", "yxsoosorvstep4"])
             .prop_map(|s| (s, None)),

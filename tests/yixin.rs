@@ -998,3 +998,244 @@ fn forbid_keeps_a_colour_off_a_square_until_deleted() {
     assert!(FIVES.contains(&move_in(&mut b, &OPEN_FOUR)));
     b.expect_silence();
 }
+
+/// The stones of a diagram (`X` black, `O` white, `.` empty; row r, column c sent as
+/// Yixin-Board sends them, `r,c`), after `start n`, as a `yxboard` block with field 1 for
+/// `ours`.
+fn diagram(b: &mut Brain, rows: &[&str], ours: char) -> String {
+    assert_eq!(b.ask(&format!("start {}", rows.len())), "OK");
+    let mut s = String::from("yxboard\n");
+    for (r, row) in rows.iter().enumerate() {
+        for (c, ch) in row.chars().enumerate() {
+            if ch != '.' {
+                let field = if ch == ours { 1 } else { 2 };
+                s.push_str(&format!("{r},{c},{field}\n"));
+            }
+        }
+    }
+    s.push_str("done");
+    s
+}
+
+/// The one line a command answers with, a `MESSAGE` included.
+fn said(b: &mut Brain, cmd: &str) -> String {
+    b.send(cmd);
+    b.line()
+}
+
+/// `yxprintfeature`'s lines (it has no reply line: `ABOUT` marks their end).
+fn features(b: &mut Brain) -> Vec<String> {
+    b.send("yxprintfeature\nABOUT");
+    let mut lines = Vec::new();
+    loop {
+        let l = b.line();
+        if l.starts_with("name=\"Fivefold\"") {
+            return lines;
+        }
+        assert!(l.starts_with("MESSAGE features: "), "{l}");
+        lines.push(l);
+    }
+}
+
+/// `draw` in Yixin-Board's command box sends the bare line `yxdraw`; the GUI prints the
+/// `MESSAGE` that comes back. The engine accepts where its side stands no better than
+/// level, declines where it stands better, whoever is to move, and accepts at once when
+/// no move is left; the game is unchanged.
+#[test]
+fn draw_offers_are_decided_for_the_engines_side() {
+    let mut b = yixin(1000);
+    b.send("info show_detail 0");
+    // 5x5, white to move (the engine), two empty squares, no line where anyone can
+    // still make five: the search proves the draw.
+    let dead = ["XOXOX", "XOXOX", "OXOXO", "XOXOX", "XO.O."];
+    let c = diagram(&mut b, &dead, 'O');
+    b.send(&c);
+    let l = said(&mut b, "yxdraw");
+    assert!(
+        l.starts_with("MESSAGE draw: accepted (score 0 for the engine, depth "),
+        "{l}"
+    );
+    // The game is as it was.
+    assert_eq!(
+        features(&mut b)[0],
+        "MESSAGE features: freestyle 5x5, 23 stones, white to move"
+    );
+    // A full board: accepted at once.
+    let full = ["XOXOX", "XOXOX", "OXOXO", "XOXOX", "XOXOO"];
+    let c = diagram(&mut b, &full, 'X');
+    b.send(&c);
+    assert_eq!(
+        said(&mut b, "yxdraw"),
+        "MESSAGE draw: accepted (no move is left to play)"
+    );
+
+    // The engine (black, to move) has an open three: it wins, and declines.
+    let mut won = THREE.to_vec();
+    won.push((0, 0));
+    let c = position(&mut b, &won, false);
+    b.send(&c);
+    let l = said(&mut b, "yxdraw");
+    assert!(l.starts_with("MESSAGE draw: declined (score +M"), "{l}");
+    // It plays its open four; the person (white) is to move and offers a draw: the
+    // score is still the engine's, and it still declines.
+    let c = position(&mut b, &won, true);
+    let mv = expect_move(&b.ask(&c));
+    assert!([(7, 6), (7, 10)].contains(&mv), "{mv:?}");
+    let l = said(&mut b, "yxdraw");
+    assert!(l.starts_with("MESSAGE draw: declined (score +M"), "{l}");
+    // Nothing changed: the person blocks one end, the engine makes five at the other.
+    let block = if mv == (7, 6) { (7, 10) } else { (7, 6) };
+    let five = if mv == (7, 6) { (7, 5) } else { (7, 11) };
+    assert_eq!(
+        expect_move(&b.ask(&format!("TURN {},{}", block.0, block.1))),
+        five
+    );
+    // Under Yixin-Board's untimed levels (`INFO timeout_turn 2000000`) the decision
+    // still takes at most about a second.
+    b.send("INFO timeout_turn 2000000");
+    let c = position(&mut b, &QUIET, false);
+    b.send(&c);
+    let t = Instant::now();
+    let l = said(&mut b, "yxdraw");
+    assert!(l.starts_with("MESSAGE draw: "), "{l}");
+    assert!(
+        t.elapsed() < Duration::from_millis(2500),
+        "{:?}",
+        t.elapsed()
+    );
+    // No game: an error.
+    let mut fresh = Brain::start();
+    assert!(fresh.ask("yxdraw").starts_with("ERROR YXDRAW: no game"));
+    b.expect_silence();
+}
+
+/// `resign` sends `yxresign`: the engine names the winner (its own side) and keeps the
+/// board, so that the game can go on (the person may take moves back).
+#[test]
+fn resign_names_the_winner_and_keeps_the_board() {
+    let mut b = yixin(300);
+    b.send("info show_detail 0");
+    let c = position(&mut b, &QUIET, true);
+    let mv = expect_move(&b.ask(&c));
+    // The engine is black (four stones before its move, black first).
+    assert_eq!(
+        said(&mut b, "yxresign"),
+        "MESSAGE resign: white resigns, black (Fivefold) wins"
+    );
+    b.expect_silence();
+    // The board is kept: the engine's stone is still there, and the game goes on.
+    assert!(b
+        .ask(&format!("TURN {},{}", mv.0, mv.1))
+        .starts_with("ERROR TURN: "));
+    let next = expect_move(&b.ask("TURN 0,0"));
+    assert!(!QUIET.contains(&next) && next != mv && next != (0, 0));
+    // A new board after it works as always.
+    let c = position(&mut b, &THREE, true);
+    let mv = expect_move(&b.ask(&c));
+    assert!([(7, 6), (7, 10)].contains(&mv), "{mv:?}");
+    let mut fresh = Brain::start();
+    assert!(fresh.ask("yxresign").starts_with("ERROR YXRESIGN: no game"));
+}
+
+/// `print features` sends `yxprintfeature`: the evaluation's view of the position, in
+/// squares as the GUI names them.
+#[test]
+fn print_features_names_the_threats() {
+    let mut b = yixin(300);
+    let c = position(&mut b, &THREE, false);
+    b.send(&c);
+    let lines = features(&mut b);
+    assert_eq!(
+        lines[0],
+        "MESSAGE features: freestyle 15x15, 5 stones, white to move"
+    );
+    assert!(lines[1].starts_with("MESSAGE features: classical evaluation -"));
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("MESSAGE features: network value ")));
+    assert!(lines
+        .contains(&"MESSAGE features: white threats: no four or open three to make".to_string()));
+    // Black's open three on row 7: open fours at columns 6 and 10, fours beyond.
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!(
+            "MESSAGE features: black threats: open four at {} {}; four at {} {}",
+            gui_name((7, 6)),
+            gui_name((7, 10)),
+            gui_name((7, 5)),
+            gui_name((7, 11))
+        )
+    );
+    // Renju: black's double three at row 7, column 8 is forbidden.
+    b.send("INFO rule 2");
+    let foul = [
+        (7, 6),
+        (0, 0),
+        (7, 7),
+        (0, 14),
+        (5, 8),
+        (14, 0),
+        (6, 8),
+        (14, 14),
+    ];
+    let c = position(&mut b, &foul, false);
+    b.send(&c);
+    let lines = features(&mut b);
+    let forbidden = lines
+        .last()
+        .unwrap()
+        .strip_prefix("MESSAGE features: forbidden for black: ")
+        .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(
+        forbidden.split(' ').any(|s| s == gui_name((7, 8))),
+        "{forbidden}"
+    );
+    b.expect_silence();
+    let mut fresh = Brain::start();
+    assert!(fresh
+        .ask("yxprintfeature")
+        .starts_with("ERROR YXPRINTFEATURE: no game"));
+}
+
+/// With the realtime bit of `INFO show_detail` on, a single search marks the root move
+/// it is searching (`MESSAGE REALTIME POS x,y`, then `DONE x,y` when it is done), as Rapfi
+/// does, once it has run for 200 ms; with the bit off, nothing of the kind.
+#[test]
+fn a_long_search_marks_the_root_moves_it_searches() {
+    let mut b = yixin(1500);
+    for detail in [1, 3] {
+        b.send(&format!("info show_detail {detail}"));
+        let c = position(&mut b, &QUIET, true);
+        let lines = b.ask_all(&c);
+        let mv = expect_move(lines.last().unwrap());
+        let mut open: Option<(usize, usize)> = None;
+        let (mut pos, mut done) = (0, 0);
+        for l in &lines {
+            if let Some(s) = l.strip_prefix("MESSAGE REALTIME POS ") {
+                assert_eq!(open, None, "a POS before the last one's DONE: {lines:?}");
+                let sq = pair(s);
+                assert!(sq.0 < 15 && sq.1 < 15 && !QUIET.contains(&sq), "{l}");
+                open = Some(sq);
+                pos += 1;
+            } else if let Some(s) = l.strip_prefix("MESSAGE REALTIME DONE ") {
+                assert_eq!(open, Some(pair(s)), "a DONE without its POS: {lines:?}");
+                open = None;
+                done += 1;
+            } else if l == "MESSAGE REALTIME REFRESH" {
+                assert_eq!(open, None, "{lines:?}");
+            }
+        }
+        assert!(pos >= 2 && done >= 1, "show_detail {detail}: {lines:?}");
+        assert!(lines.contains(&format!("MESSAGE REALTIME BEST {},{}", mv.0, mv.1)));
+    }
+    // Without the realtime bit: none of them.
+    for detail in [0, 2] {
+        b.send(&format!("info show_detail {detail}"));
+        let c = position(&mut b, &QUIET, true);
+        let lines = b.ask_all(&c);
+        assert!(
+            !lines.iter().any(|l| l.contains("REALTIME")),
+            "show_detail {detail}: {lines:?}"
+        );
+    }
+}

@@ -31,7 +31,7 @@ pub mod tt;
 use crate::core::board::Board;
 use crate::engine::memory::{allocatable, MemoryLimit, MemoryPlan};
 use crate::engine::restrict::Restrictions;
-use crate::engine::search::{Info, Limits, SearchResult, Searcher};
+use crate::engine::search::{Info, Limits, RootMove, SearchResult, Searcher};
 pub use crate::engine::stop::StopToken;
 use crate::engine::tt::Tt;
 use std::sync::atomic::AtomicU64;
@@ -219,11 +219,28 @@ impl Engine {
         stop: &StopToken,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
+        self.think_observed(board, limits, stop, report, None)
+    }
+
+    /// [`Engine::think`] whose main thread also tells `observe` which root move it
+    /// enters and leaves, once the search has run for [`search::ROOT_MOVES_AFTER`]
+    /// ([`Searcher::search_observed`]; helper threads never do). The search is the same
+    /// with and without an observer.
+    pub fn think_observed(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &StopToken,
+        report: &mut dyn FnMut(&Info),
+        observe: Option<&mut dyn FnMut(RootMove)>,
+    ) -> SearchResult {
         self.searcher.set_stop(stop.clone());
         self.searcher.set_restrictions(self.restrict.clone());
         if self.threads <= 1 {
             self.searcher.set_thread(0, None);
-            return self.searcher.search(board, limits, report);
+            return self
+                .searcher
+                .search_observed(board, limits, report, observe);
         }
         while self.helpers.len() < self.threads - 1 {
             let mut h = Searcher::new(self.tt.clone(), StopToken::new());
@@ -252,7 +269,7 @@ impl Engine {
                     h.search(board, &hl, &mut |_| {});
                 });
             }
-            let r = main.search(board, limits, report);
+            let r = main.search_observed(board, limits, report, observe);
             helpers_stop.raise();
             r
         })

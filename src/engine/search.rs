@@ -34,6 +34,11 @@
 //! out scores as lost where it had to block a four (or an open three), else statically.
 //! With none set the search is exactly the unrestricted one.
 //!
+//! The main thread can tell a caller which root move it is searching
+//! ([`Searcher::search_observed`], [`RootMove`]), for GUIs that mark the square being
+//! searched; with no observer (the bench, helpers, tools) the root loop only tests an
+//! `Option` per root move, and the tree searched is the same either way.
+//!
 //! Scores are from the side to move; a five `n` plies from the root scores
 //! `MATE - n` (see [`crate::core::types`]). The search stops when its stop token is raised,
 //! the hard time limit passes or the node limit is reached; it always has a move to
@@ -75,6 +80,29 @@ const ROOT_DEFENCE_NODES: u64 = 20_000;
 /// move can make a four and stands below beta ask, so most leaves cost nothing.
 const LEAF_VCF_PLIES: usize = 31;
 const LEAF_VCF_NODES: u64 = 1_000;
+
+/// How long a search runs before it tells its root-move observer about the root moves
+/// (as Rapfi waits 200 ms before its realtime markers): a short search says nothing extra,
+/// and the fast first iterations do not flood the output.
+pub const ROOT_MOVES_AFTER: Duration = Duration::from_millis(200);
+
+/// The main thread's progress through the root moves of an iteration, reported to the
+/// observer of [`Searcher::search_observed`] once the search has run for
+/// [`ROOT_MOVES_AFTER`]. Every `Leave` follows the `Enter` of the same move; a move
+/// whose search the stop cut short gets no `Leave`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootMove {
+    /// The search of this root move at this depth starts.
+    Enter { pos: Pos, depth: i32 },
+    /// It is done: its score (a bound unless `best`; at most a mated score when the move
+    /// is proven to lose), and whether it became the iteration's best move so far.
+    Leave {
+        pos: Pos,
+        depth: i32,
+        score: Score,
+        best: bool,
+    },
+}
 
 /// Late-move reduction of the `n`-th move (1-based) at `depth`: ln(depth) * ln(n) / 2,
 /// rounded (before the PV node's one ply less and the clamp to depth - 2).
@@ -358,6 +386,22 @@ impl Searcher {
         limits: &Limits,
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
+        self.search_observed(board, limits, report, None)
+    }
+
+    /// [`Searcher::search`] that also tells `observe` (on the main thread only, id 0,
+    /// and only after [`ROOT_MOVES_AFTER`]) which root move it enters and leaves. The
+    /// observer changes nothing in the search.
+    pub fn search_observed(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        report: &mut dyn FnMut(&Info),
+        mut observe: Option<&mut dyn FnMut(RootMove)>,
+    ) -> SearchResult {
+        if self.thread_id != 0 {
+            observe = None;
+        }
         let mut b = board.clone();
         self.start = Instant::now();
         self.nodes = 0;
@@ -453,7 +497,8 @@ impl Searcher {
             };
             let mut iteration: Option<(Score, Vec<Pos>)> = None;
             loop {
-                let (score, best_pv) = self.root_search(&mut b, &mut root, depth, alpha, beta);
+                let (score, best_pv) =
+                    self.root_search(&mut b, &mut root, depth, alpha, beta, &mut observe);
                 if self.stopped {
                     // A partial iteration still counts if its first move, searched with
                     // a full window, became a new best.
@@ -670,7 +715,8 @@ impl Searcher {
 
     /// Searches every root move; returns the best score and its PV (if any move was
     /// searched completely with a score above alpha). Root moves are re-sorted so the
-    /// best comes first.
+    /// best comes first. `observe` hears of each move entered and left once the search
+    /// has run for [`ROOT_MOVES_AFTER`].
     fn root_search(
         &mut self,
         b: &mut Board,
@@ -678,12 +724,20 @@ impl Searcher {
         depth: i32,
         mut alpha: Score,
         beta: Score,
+        observe: &mut Option<&mut dyn FnMut(RootMove)>,
     ) -> (Score, Option<Vec<Pos>>) {
         let mut best = -INF;
         let mut best_pv: Option<Vec<Pos>> = None;
         let mut best_idx = 0;
         let moves: Vec<Pos> = root.iter().map(|m| m.pos).collect();
         for (i, &m) in moves.iter().enumerate() {
+            let mut entered = false;
+            if let Some(f) = observe.as_mut() {
+                if self.start.elapsed() >= ROOT_MOVES_AFTER {
+                    f(RootMove::Enter { pos: m, depth });
+                    entered = true;
+                }
+            }
             b.make(m);
             let mut score;
             if i == 0 {
@@ -702,6 +756,16 @@ impl Searcher {
             b.unmake();
             if self.stopped {
                 break;
+            }
+            if entered {
+                if let Some(f) = observe.as_mut() {
+                    f(RootMove::Leave {
+                        pos: m,
+                        depth,
+                        score,
+                        best: score > best && score > alpha,
+                    });
+                }
             }
             if score > best {
                 best = score;

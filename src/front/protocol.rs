@@ -106,14 +106,15 @@ pub enum Command {
     /// file at `path`; an empty path means the next non-blank line is the path (as
     /// Yixin-Board sends it).
     HashFile { dump: bool, path: String },
-    /// A known extension the engine does not support. `block`: a block of lines ending
-    /// with `DONE` follows and must be read; `arg_line`: the command takes an argument
-    /// (a file path) which, when not on the command line itself, is the next line.
-    Unsupported {
-        name: String,
-        block: bool,
-        arg_line: bool,
-    },
+    /// `YXDRAW`: the person offers the engine a draw in the current position; answered
+    /// `MESSAGE draw: accepted …` or `MESSAGE draw: declined …` after a short search.
+    Draw,
+    /// `YXRESIGN`: the person resigns the game; answered with a message naming the
+    /// winner (the board is kept).
+    Resign,
+    /// `YXPRINTFEATURE`: the evaluation's view of the current position as messages
+    /// ([`crate::front::features`]).
+    PrintFeature,
     /// A known command with arguments that do not parse.
     Malformed { name: String, reason: String },
     /// `DONE` outside a block.
@@ -267,14 +268,6 @@ pub enum BlockLine {
     /// A line that is not a square; the text says why.
     Bad(String),
 }
-
-/// Yixin-Board's extensions that the engine does not implement. Each entry: name, whether a
-/// block of coordinate lines ending with `done` follows, whether it takes a path argument.
-const UNSUPPORTED: &[(&str, bool, bool)] = &[
-    ("YXDRAW", false, false),
-    ("YXRESIGN", false, false),
-    ("YXPRINTFEATURE", false, false),
-];
 
 /// Parses one command line.
 pub fn parse(line: &str) -> Command {
@@ -476,6 +469,9 @@ pub fn parse(line: &str) -> Command {
             dump: false,
             path: rest.to_string(),
         },
+        "YXDRAW" => Command::Draw,
+        "YXRESIGN" => Command::Resign,
+        "YXPRINTFEATURE" => Command::PrintFeature,
         "YXSAVEDATABASE" => Command::SaveDatabase,
         "YXDBCHECK" => Command::DbCheck,
         "YXDBFIX" => Command::DbFix,
@@ -531,14 +527,7 @@ pub fn parse(line: &str) -> Command {
             }
         }
         "DONE" => Command::StrayDone,
-        _ => match UNSUPPORTED.iter().find(|(n, _, _)| *n == name) {
-            Some(&(n, block, path)) => Command::Unsupported {
-                name: n.to_ascii_lowercase(),
-                block,
-                arg_line: path && rest.is_empty(),
-            },
-            None => Command::Unknown(clean(word)),
-        },
+        _ => Command::Unknown(clean(word)),
     }
 }
 
@@ -888,7 +877,8 @@ pub fn detail_line(p: &Progress, names: &Names) -> String {
 /// Yixin-Board's realtime marker lines, squares as the protocol writes them (`x,y`,
 /// which the GUI reads as its own row,column): `MESSAGE REALTIME BEST x,y` (the current
 /// best move), `LOSE x,y` (a move proven to lose), `POS x,y` / `DONE x,y` (a move being
-/// searched / searched).
+/// searched / searched: in a multi-line analysis per listed line, in a single search per
+/// root move as the search enters and leaves it).
 pub fn realtime_line(kind: Realtime, p: Pos) -> String {
     let word = match kind {
         Realtime::Best => "BEST",
@@ -1049,17 +1039,10 @@ mod tests {
     }
 
     #[test]
-    fn unknown_and_unsupported() {
+    fn unknown_commands_and_yixin_extensions() {
         assert_eq!(parse("FOO bar"), Command::Unknown("FOO".into()));
         assert_eq!(parse("7,7,1"), Command::Unknown("7,7,1".into()));
-        assert_eq!(
-            parse("yxdraw"),
-            Command::Unsupported {
-                name: "yxdraw".into(),
-                block: false,
-                arg_line: false
-            }
-        );
+        assert_eq!(parse("yxdraw"), Command::Draw);
         assert_eq!(
             parse("yxhashdump"),
             Command::HashFile {
@@ -1134,6 +1117,21 @@ mod tests {
                 y: 6,
                 field: None
             }
+        );
+    }
+
+    /// The lines Yixin-Board's command box sends for `draw`, `resign` and `print
+    /// features` (bare, lower case); arguments are ignored.
+    #[test]
+    fn draw_resign_and_print_features() {
+        assert_eq!(parse("yxdraw"), Command::Draw);
+        assert_eq!(parse("YXDRAW\r"), Command::Draw);
+        assert_eq!(parse("yxresign"), Command::Resign);
+        assert_eq!(parse("YxResign now"), Command::Resign);
+        assert_eq!(parse("yxprintfeature"), Command::PrintFeature);
+        assert_eq!(
+            parse("yxprintfeatures"),
+            Command::Unknown("yxprintfeatures".into())
         );
     }
 

@@ -28,6 +28,11 @@
 //! ([`Engine::set_restrictions`]); the squares they rule out in the current position join
 //! the `YXBLOCK` squares our answer avoids.
 //!
+//! Yixin-Board's command-box requests answer in messages and leave the game as it is:
+//! `YXDRAW` (the person offers a draw: a short search of the position decides, see
+//! [`DRAW_MARGIN`]), `YXRESIGN` (the person resigns: the engine names the winner) and
+//! `YXPRINTFEATURE` (the evaluation's view of the position, [`crate::front::features`]).
+//!
 //! Bad input never changes the game: a command is checked completely before the board is
 //! touched, and errors are answered with `ERROR …` (or `UNKNOWN …` for commands the
 //! engine does not know).
@@ -42,7 +47,7 @@ use crate::engine::memory::{MemoryLimit, MAX_HASH_BYTES};
 use crate::engine::multipv::{self, Line};
 use crate::engine::params::{self, Params};
 use crate::engine::restrict::Restrictions;
-use crate::engine::search::{Info, Limits, MAX_DEPTH};
+use crate::engine::search::{Info, Limits, RootMove, MAX_DEPTH};
 use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
 use crate::engine::{Engine, StopToken, MAX_THREADS};
@@ -50,8 +55,9 @@ use crate::front::database::{self, Database, Key, Record};
 use crate::front::ponder::Ponder;
 use crate::front::protocol::DbCommand;
 use crate::front::protocol::{self, clean, BlockLine, Command, Names, Progress, Realtime};
-use crate::front::{balance, defend, hashfile, soosorv, strength, swap2};
+use crate::front::{balance, defend, features, hashfile, soosorv, strength, swap2};
 use anyhow::Result;
+use std::cell::Cell;
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -87,6 +93,13 @@ const NAMES_TRANSPOSED: u8 = 1;
 const NAMES_AUTO: u8 = 2;
 /// Stack size of the search thread.
 const SEARCH_STACK_BYTES: usize = 16 << 20;
+/// `YXDRAW`: the engine accepts a draw when its search gives its own side at most this
+/// score (evaluation units; 50 is a win chance of about 56% on the curve of
+/// [`protocol::win_rate`]), and declines it when its side stands better than that.
+pub const DRAW_MARGIN: Score = 50;
+/// `YXDRAW`: the longest the decision's search takes (less under a short turn limit:
+/// a quarter of the move's time).
+const DRAW_SEARCH_MS: u64 = 1000;
 
 /// Where replies go: each line is written with its line end in one piece and flushed.
 pub struct Output {
@@ -184,6 +197,13 @@ pub enum Job {
         bias: i64,
         exclude: Vec<Pos>,
     },
+    /// `YXDRAW`: a short silent search of `board` (its side to move as it is) decides
+    /// whether the engine, playing `me`, accepts the person's offer of a draw.
+    Draw {
+        board: Board,
+        limits: Limits,
+        me: Color,
+    },
 }
 
 /// What a job found.
@@ -200,6 +220,9 @@ pub enum Answer {
     Soosorv(u8, Box<Board>, Result<soosorv::Reply, String>),
     /// The balancing move(s), the first one the side to move's.
     Balance(Result<Vec<Pos>, String>),
+    /// Nothing to play: a line to write (`YXDRAW`'s `MESSAGE draw: …`). The main loop
+    /// writes it, so that it comes out once the job is over, as a move would.
+    Said(String),
 }
 
 impl Job {
@@ -216,6 +239,7 @@ impl Job {
                 Err("the search failed".into()),
             ),
             Job::Balance { .. } => Answer::Balance(Err("the search failed".into())),
+            Job::Draw { .. } => Answer::Said("MESSAGE draw: declined (the search failed)".into()),
             Job::Soosorv { step, board, .. } => Answer::Soosorv(
                 *step,
                 Box::new(board.clone()),
@@ -291,9 +315,6 @@ enum Block {
         stones: Vec<(i64, i64)>,
         error: Option<String>,
     },
-    Unsupported {
-        name: String,
-    },
 }
 
 impl Block {
@@ -308,18 +329,16 @@ impl Block {
             Block::Path { undo: true, .. } => "YXBLOCKPATHUNDO",
             Block::Soosorv { step, .. } => SOOSORV_NAMES[usize::from(*step - 1)],
             Block::Database { cmd, .. } => cmd.name(),
-            Block::Unsupported { name } => name,
         }
     }
-    fn error_slot(&mut self) -> Option<&mut Option<String>> {
+    fn error_slot(&mut self) -> &mut Option<String> {
         match self {
             Block::Board { error, .. }
             | Block::Swap2 { error, .. }
             | Block::Exclude { error, .. }
             | Block::Path { error, .. }
             | Block::Soosorv { error, .. }
-            | Block::Database { error, .. } => Some(error),
-            Block::Unsupported { .. } => None,
+            | Block::Database { error, .. } => error,
         }
     }
 }
@@ -366,6 +385,9 @@ struct Reporter {
     /// `INFO show_detail` bit 2: Yixin-Board 3's per-line `INFO PV …` blocks.
     info: bool,
     names: Names,
+    /// Root moves were marked (`REALTIME POS`/`DONE`) since the last depth's report:
+    /// that report starts with `REALTIME REFRESH`.
+    marked: Cell<bool>,
 }
 
 impl Reporter {
@@ -386,8 +408,33 @@ impl Reporter {
             }
         }
         if self.realtime {
+            if self.marked.replace(false) {
+                self.out.line(protocol::REALTIME_REFRESH);
+            }
             if let Some(&m) = info.pv.first() {
                 self.out.line(&protocol::realtime_best_line(m));
+            }
+        }
+    }
+
+    /// A single search's progress through its root moves (only asked for with the
+    /// realtime markers on): `POS` as the search enters a move, `DONE` as it leaves it,
+    /// then `LOSE` for a move proven to lose or `BEST` for a new best move.
+    fn root_move(&self, m: RootMove) {
+        self.marked.set(true);
+        match m {
+            RootMove::Enter { pos, .. } => {
+                self.out.line(&protocol::realtime_line(Realtime::Pos, pos));
+            }
+            RootMove::Leave {
+                pos, score, best, ..
+            } => {
+                self.out.line(&protocol::realtime_line(Realtime::Done, pos));
+                if is_mate(score) && score < 0 {
+                    self.out.line(&protocol::realtime_line(Realtime::Lose, pos));
+                } else if best {
+                    self.out.line(&protocol::realtime_best_line(pos));
+                }
             }
         }
     }
@@ -454,7 +501,17 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answ
                 let lines = lines_reported(engine, &board, &want, &limits, stop, rep);
                 Answer::Move(lines.lines.first().map_or(Pos::NONE, |l| l.mv))
             } else {
-                let r = engine.think(&board, &limits, stop, &mut |i| rep.info(i));
+                let r = if rep.realtime {
+                    engine.think_observed(
+                        &board,
+                        &limits,
+                        stop,
+                        &mut |i| rep.info(i),
+                        Some(&mut |m| rep.root_move(m)),
+                    )
+                } else {
+                    engine.think(&board, &limits, stop, &mut |i| rep.info(i))
+                };
                 Answer::Searched(r.best, r.score, r.depth)
             }
         }
@@ -537,7 +594,30 @@ fn work(engine: &mut Engine, job: Job, rep: &Reporter, stop: &StopToken) -> Answ
                 None => Answer::Balance(Err("no legal move".into())),
             }
         }
+        Job::Draw { board, limits, me } => {
+            let r = engine.think(&board, &limits, stop, &mut |_| {});
+            let ours = if board.side_to_move() == me {
+                r.score
+            } else {
+                -r.score
+            };
+            Answer::Said(format!("MESSAGE {}", draw_answer(ours, r.depth)))
+        }
     }
+}
+
+/// The answer to `YXDRAW` for the engine's score `ours` from a search to `depth`:
+/// accepted unless the engine's side stands better than [`DRAW_MARGIN`].
+fn draw_answer(ours: Score, depth: i32) -> String {
+    let verdict = if ours <= DRAW_MARGIN {
+        "accepted"
+    } else {
+        "declined"
+    };
+    format!(
+        "draw: {verdict} (score {} for the engine, depth {depth})",
+        format_score(ours)
+    )
 }
 
 /// A multi-line analysis ([`multipv::best_lines`]) that reports its lines after every
@@ -668,8 +748,6 @@ pub struct Session {
     /// was held to its range) waiting for the next other command, in order.
     pending: Vec<String>,
     block: Option<Block>,
-    /// The next non-blank line is the argument of an unsupported command.
-    skip_line: bool,
     /// `YXBLOCK` squares: never our answer if there is another move.
     excluded: Vec<Pos>,
     /// `YXBLOCKPATH` paths and `YXFORBID` points: moves every search leaves out (kept
@@ -723,7 +801,6 @@ impl Session {
             threads: crate::engine::default_threads(),
             pending: Vec::new(),
             block: None,
-            skip_line: false,
             excluded: Vec::new(),
             restrict: Restrictions::default(),
             db: None,
@@ -776,10 +853,6 @@ impl Session {
     /// Applies one input line.
     pub fn handle_line(&mut self, line: &str, received: Instant) -> Flow {
         log::debug!("< {line}");
-        if self.skip_line && !line.trim().is_empty() {
-            self.skip_line = false;
-            return Flow::Continue;
-        }
         if self.db_path_next && !line.trim().is_empty() {
             self.db_path_next = false;
             return self.set_database(line.trim());
@@ -842,7 +915,7 @@ impl Session {
             }
             BlockLine::Bad(message) => match protocol::parse(line) {
                 Command::Unknown(_) | Command::Empty => {
-                    if let Some(slot) = self.block.as_mut().and_then(Block::error_slot) {
+                    if let Some(slot) = self.block.as_mut().map(Block::error_slot) {
                         slot.get_or_insert(message);
                     }
                     Flow::Continue
@@ -1032,19 +1105,9 @@ impl Session {
                 Flow::Continue
             }
             Command::DbFile { cmd, path } => self.db_file(cmd, &path),
-            Command::Unsupported {
-                name,
-                block,
-                arg_line,
-            } => {
-                if block {
-                    self.block = Some(Block::Unsupported { name });
-                } else {
-                    self.reply(&format!("UNKNOWN {name} is not supported"));
-                    self.skip_line = arg_line;
-                }
-                Flow::Continue
-            }
+            Command::Draw => self.draw(received),
+            Command::Resign => self.resign(),
+            Command::PrintFeature => self.print_features(),
             Command::Malformed { name, reason } => self.error(&format!("{name}: {reason}")),
             Command::StrayDone => self.error("DONE without BOARD"),
             Command::Unknown(word) => {
@@ -1672,6 +1735,77 @@ impl Session {
         }))
     }
 
+    /// `YXDRAW`: the person offers a draw. With no move left to play (a full board, or
+    /// only renju fouls for the side to move) the engine accepts at once; on a board with
+    /// a five the game is over and nothing is decided; otherwise a short search of the
+    /// position as it stands decides ([`DRAW_MARGIN`]): a quarter of the move's time, at
+    /// most [`DRAW_SEARCH_MS`], stopped by `STOP`/`YXSTOP` like any search. Nothing in
+    /// the game changes, and the time is not counted against the engine's clock.
+    fn draw(&mut self, received: Instant) -> Flow {
+        let Some(g) = self.game.as_ref() else {
+            return self.error("YXDRAW: no game; send START first");
+        };
+        match rules::game_end(&g.board) {
+            Some(rules::GameEnd::Five(c, _)) => {
+                self.reply(&format!(
+                    "MESSAGE draw: the game is over ({} has five); nothing to decide",
+                    c.name()
+                ));
+                return Flow::Continue;
+            }
+            Some(_) => {
+                self.reply("MESSAGE draw: accepted (no move is left to play)");
+                return Flow::Continue;
+            }
+            None if g.empty_squares() == 0 => {
+                self.reply("MESSAGE draw: accepted (no move is left to play)");
+                return Flow::Continue;
+            }
+            None => {}
+        }
+        let me = g.my_color();
+        let board = g.board.clone();
+        let mut limits = self.limits(received);
+        let cap = Duration::from_millis(DRAW_SEARCH_MS);
+        limits.budget = limits.budget.map(|b| {
+            let t = (b.hard / 4).min(cap);
+            time::Budget { soft: t, hard: t }
+        });
+        Flow::Think(Box::new(Job::Draw { board, limits, me }))
+    }
+
+    /// `YXRESIGN`: the person resigns; the engine's side wins. The message names the
+    /// winner; pondering stops (the line has already stopped it, and nothing starts it
+    /// again before the next move of ours); the board is kept, so the person may take
+    /// moves back or go on. The position database records no games' results (only
+    /// searched moves and a person's edits), so nothing is written there either.
+    fn resign(&mut self) -> Flow {
+        self.stop_pondering();
+        let Some(g) = self.game.as_ref() else {
+            return self.error("YXRESIGN: no game; send START first");
+        };
+        let me = g.my_color();
+        self.reply(&format!(
+            "MESSAGE resign: {} resigns, {} ({}) wins",
+            me.opp().name(),
+            me.name(),
+            protocol::ABOUT.name
+        ));
+        Flow::Continue
+    }
+
+    /// `YXPRINTFEATURE`: the evaluation's view of the position ([`features::lines`]).
+    fn print_features(&mut self) -> Flow {
+        let Some(g) = self.game.as_ref() else {
+            return self.error("YXPRINTFEATURE: no game; send START first");
+        };
+        let use_net = self.engine().params().use_net != 0;
+        for l in features::lines(&g.board, &g.walls, &self.names(), use_net) {
+            self.reply(&l);
+        }
+        Flow::Continue
+    }
+
     /// `YXBALANCEONE` / `YXBALANCETWO` on the current position.
     fn balance(&mut self, two: bool, bias: i64, received: Instant) -> Flow {
         let name = if two { "YXBALANCETWO" } else { "YXBALANCEONE" };
@@ -2117,10 +2251,6 @@ impl Session {
     fn end_block(&mut self, block: Block, received: Instant) -> Flow {
         let name = block.name().to_string();
         match block {
-            Block::Unsupported { name } => {
-                self.reply(&format!("UNKNOWN {name} is not supported"));
-                Flow::Continue
-            }
             Block::Database {
                 cmd,
                 stones,
@@ -2416,6 +2546,7 @@ impl Session {
             realtime: self.show_detail & 1 != 0,
             info: self.show_detail & 2 != 0,
             names: self.names(),
+            marked: Cell::new(false),
         };
         let fallback = job.failed();
         let worker = {
@@ -2474,10 +2605,13 @@ impl Session {
 
     /// Writes a job's answer and plays it on the board.
     fn finish(&mut self, answer: Answer, started: Instant) {
-        self.spent_ms = self
-            .spent_ms
-            .saturating_add(started.elapsed().as_millis() as u64);
+        if !matches!(answer, Answer::Said(_)) {
+            self.spent_ms = self
+                .spent_ms
+                .saturating_add(started.elapsed().as_millis() as u64);
+        }
         match answer {
+            Answer::Said(line) => self.reply(&line),
             Answer::Move(p) => self.play_own(p),
             Answer::Searched(p, score, depth) => {
                 self.store_result(p, score, depth);
