@@ -624,6 +624,11 @@ struct Model {
     /// `YXFORBID` points: the colour that may not play there, and the square.
     forbids: Vec<(Color, Pos)>,
     quit: bool,
+    /// `INFO square_names` (0, 1, or 2: transposed after `YXSHOWINFO` and `INFO
+    /// vcthread`, Yixin-Board's start-up lines).
+    names_mode: i128,
+    showinfo: bool,
+    vcthread: bool,
 }
 
 /// The lines the engine's reader makes of `bytes`: split at LF, each cut to
@@ -679,6 +684,9 @@ impl Model {
             paths: Vec::new(),
             forbids: Vec::new(),
             quit: false,
+            names_mode: 2,
+            showinfo: false,
+            vcthread: false,
         }
     }
 
@@ -746,17 +754,63 @@ impl Model {
         }
     }
 
+    /// Whether squares are Yixin-Board's row,column: a `START w h` board is then `h`
+    /// wide (the engine's x, the GUI's rows) and `w` tall.
+    fn transposed(&self) -> bool {
+        match self.names_mode {
+            0 => false,
+            1 => true,
+            _ => self.showinfo && self.vcthread,
+        }
+    }
+
     fn command(&mut self, d: &mut Driver, cmd: Command, optional: bool) -> R {
+        let transposed = self.transposed();
+        let r = self.command_inner(d, cmd, optional);
+        if self.transposed() != transposed {
+            // A rectangle turns round; its stones stay if they all fit, else it empties.
+            if let Some(g) = self.game.as_mut() {
+                let (w, h) = (g.board.width(), g.board.height());
+                if w != h {
+                    let mut b = Board::new(h, w, self.rule).expect("a board");
+                    let fits = |p: Pos| p.x() < h && p.y() < w;
+                    if g.board.history().iter().all(|m| fits(m.pos))
+                        && g.walls.iter().all(|&p| fits(p))
+                    {
+                        for m in g.board.history() {
+                            b.make_color(m.pos, m.color);
+                        }
+                        b.set_side_to_move(g.board.side_to_move());
+                        g.board = b;
+                    } else {
+                        *g = Game::new(b);
+                    }
+                }
+            }
+        }
+        r
+    }
+
+    fn command_inner(&mut self, d: &mut Driver, cmd: Command, optional: bool) -> R {
         if !matches!(cmd, Command::Info { .. } | Command::Empty) {
             for _ in 0..std::mem::take(&mut self.pending) {
                 d.expect_prefix("ERROR INFO ", "a postponed INFO error")?;
             }
         }
         match cmd {
-            Command::Empty | Command::HashClear | Command::ShowInfo | Command::Stop => Ok(()),
-            Command::Start { width, height } | Command::RectStart { width, height } => {
+            Command::ShowInfo => {
+                self.showinfo = true;
+                Ok(())
+            }
+            Command::Empty | Command::HashClear | Command::Stop => Ok(()),
+            Command::Start { width, height, .. } | Command::RectStart { width, height } => {
                 if (5..=32).contains(&width) && (5..=32).contains(&height) {
-                    self.new_game(d, width as usize, height as usize)
+                    let (w, h) = if self.transposed() {
+                        (height, width)
+                    } else {
+                        (width, height)
+                    };
+                    self.new_game(d, w as usize, h as usize)
                 } else {
                     d.expect_error()
                 }
@@ -1007,7 +1061,17 @@ impl Model {
             "evaluate" => protocol::parse_pair(value).is_ok(),
             "max_node" | "max_depth" => number.is_some(),
             "show_detail" => number.is_some_and(|n| n >= 0),
-            "square_names" => number.is_some_and(|n| (0..=2).contains(&n)),
+            "square_names" => {
+                let ok = number.is_some_and(|n| (0..=2).contains(&n));
+                if ok {
+                    self.names_mode = number.unwrap_or(2);
+                }
+                ok
+            }
+            "vcthread" => {
+                self.vcthread = true;
+                true
+            }
             // A search parameter: any number (held to its range, with a MESSAGE).
             k if fivefold::engine::params::find(k).is_some() => number.is_some(),
             _ => true,
@@ -1854,12 +1918,12 @@ fn pair_command(word: &'static str, make: fn(i64, i64) -> Command) -> BoxedStrat
 fn start_command() -> BoxedStrategy<Cmd> {
     prop_oneof![
         3 => (cased("START"), size()).prop_map(|(w, n)| {
-            let e = n.int().map(|v| Command::Start { width: v, height: v });
+            let e = n.int().map(|v| Command::Start { width: v, height: v, pair: false });
             (format!("{w} {}", n.text()), e)
         }),
         1 => (cased("START"), size(), size()).prop_map(|(w, a, b)| {
             let e = match (a.int(), b.int()) {
-                (Some(x), Some(y)) => Some(Command::Start { width: x, height: y }),
+                (Some(x), Some(y)) => Some(Command::Start { width: x, height: y, pair: true }),
                 _ => None,
             };
             (format!("{w} {} {}", a.text(), b.text()), e)
@@ -1913,6 +1977,7 @@ fn info_command() -> BoxedStrategy<Cmd> {
         1 => (Just("max_depth".to_string()), values(&["1", "2", "x", ""])),
         1 => (Just("max_node".to_string()), values(&["1", "300", "2000", "x"])),
         1 => (values(&["game_type", "show_detail", "square_names"]), values(&["0", "1", "2", "3", "4", "-1", "x"])),
+        1 => (Just("vcthread".to_string()), values(&["0", "1"])),
         1 => (Just("evaluate".to_string()), values(&["3,4", "3", "x,y", "", "-1,-1", "99999999999999999999,1"])),
         1 => (Just("folder".to_string()), "[ -~]{0,30}"),
         1 => (values(&["rfp_margin", "razor_depth", "move_count", "se_depth"]), values(&["0", "1", "4", "60", "1000", "99999", "-1", "x", ""])),

@@ -666,12 +666,8 @@ fn yixin_board_conversation() {
     assert_eq!(b.line(), "MESSAGE DATABASE DONE");
     b.expect_silence();
     // A path that cannot be a database: an error, and the engine goes on without one.
+    // No loading markers: this is Yixin-Board 2 (`start 15 15`), which crashes on them.
     b.send("yxsetdatabase\n/nonexistent-dir/sub/db");
-    assert_eq!(
-        b.line(),
-        "MESSAGE DATABASE LOAD START /nonexistent-dir/sub/db"
-    );
-    assert_eq!(b.line(), "MESSAGE DATABASE LOAD DONE");
     assert!(b.line().starts_with("ERROR YXSETDATABASE: "));
     b.expect_silence();
     b.send("yxhashclear");

@@ -11,7 +11,11 @@
 //! - it reads `MESSAGE SWAP2 MOVEk %d %d`, `MESSAGE SWAP2 SWAP1 YES|NO`,
 //!   `MESSAGE SWAP2 SWAP2 YES|NO`, `MESSAGE REALTIME BEST|LOSE|POS|DONE %d,%d`,
 //!   `INFO PV|NUMPV|DEPTH|EVAL|WINRATE|BESTLINE …` and moves as `%d,%d %d,%d`, every
-//!   pair as its own (row, column).
+//!   pair as its own (row, column);
+//! - Yixin-Board 2.1 also plays on rectangles: `START w h` / `start w h` (columns, rows,
+//!   sent with both sizes even for a square board), squares still `row,column`; it
+//!   reads only `MESSAGE DATABASE REFRESH|DONE|ONE` and records, and crashes on the
+//!   loading markers Yixin-Board 3 reads.
 
 mod common;
 
@@ -1238,4 +1242,204 @@ fn a_long_search_marks_the_root_moves_it_searches() {
             "show_detail {detail}: {lines:?}"
         );
     }
+}
+
+/// What Yixin-Board 2.1 (accreator/Yixin-Board) sends when it starts the engine on its
+/// custom level with a board of 15 rows and 20 columns (conv-yb2.log of the GUI test,
+/// its `init_engine` and `send_board`): `info show_detail 1`, `yxshowinfo`, `START 20 15`
+/// (columns, rows: `START %d %d` of `boardsizew`, `boardsizeh`), its settings with `INFO
+/// vcthread` among them, then its empty position as `start 20 15`, `yxboard`, `done`,
+/// `yxshowforbid` and a database query. `INFO vcthread` comes after the first `START`:
+/// the engine learns only then that squares are `row,column`.
+fn yixin_board_2(columns: usize, rows: usize) -> Brain {
+    let mut b = Brain::start();
+    b.send("info show_detail 1\nyxshowinfo");
+    assert!(b.line().starts_with("MESSAGE Fivefold"));
+    assert!(b.line().starts_with("MESSAGE INFO MAX_THREAD_NUM "));
+    assert!(b.line().starts_with("MESSAGE INFO MAX_HASH_SIZE "));
+    assert_eq!(b.ask(&format!("START {columns} {rows}")), "OK");
+    b.send(
+        "INFO timeout_turn 300\nINFO timeout_match 600000\nINFO time_left 600000\n\
+         INFO max_node 1000000000\nINFO max_depth 300\nINFO time_increment 0\n\
+         INFO caution_factor 1\nINFO thread_num 1\nINFO hash_size 65536\n\
+         INFO pondering 0\nINFO vcthread 0\nINFO rule 0",
+    );
+    assert_eq!(b.ask(&format!("start {columns} {rows}")), "OK");
+    assert_eq!(b.ask("yxboard\ndone\nyxshowforbid"), "FORBID .");
+    b.send("yxquerydatabaseall\ndone\ninfo usedatabase 1");
+    assert_eq!(b.line(), "MESSAGE DATABASE REFRESH");
+    assert_eq!(b.line(), "MESSAGE DATABASE DONE");
+    b
+}
+
+/// Yixin-Board 2.1's name of its (row, column) on a board of `rows` rows.
+fn gui_name_rows((row, col): (usize, usize), rows: usize) -> String {
+    format!("{}{}", (b'a' + col as u8) as char, rows - row)
+}
+
+/// The first square of the last thinking line's PV.
+fn first_pv_name(lines: &[String]) -> String {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| l.split("| PV ").nth(1))
+        .unwrap_or_else(|| panic!("a thinking line: {lines:?}"))
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+/// Yixin-Board 2.1 on 15 rows and 20 columns (`START 20 15`) sends every square as
+/// `row,column`: the engine plays on the board the GUI means, with squares in columns P
+/// to T, and answers in the GUI's row,column.
+#[test]
+fn yixin_board_2_rectangle_is_the_guis_board() {
+    let mut b = yixin_board_2(20, 15);
+    // The GUI's click on S8 (row 7 from the top, column 18): once refused as outside the
+    // board, and the GUI waited for a move for ever.
+    b.send("INFO time_left 600000");
+    assert_eq!(b.ask("start 20 15"), "OK");
+    let lines = b.ask_all("board\n7,18,2\ndone");
+    let mv = expect_move(lines.last().unwrap());
+    assert!(mv.0 < 15 && mv.1 < 20 && mv != (7, 18), "{lines:?}");
+    assert!(
+        mv.0.abs_diff(7) <= 3 && mv.1.abs_diff(18) <= 3,
+        "a move near S8: {lines:?}"
+    );
+    assert_eq!(first_pv_name(&lines), gui_name_rows(mv, 15), "{lines:?}");
+    assert!(lines.contains(&format!("MESSAGE REALTIME BEST {},{}", mv.0, mv.1)));
+    b.send("yxquerydatabaseall\n7,18\ndone");
+    assert_eq!(b.line(), "MESSAGE DATABASE REFRESH");
+    assert_eq!(b.line(), "MESSAGE DATABASE DONE");
+
+    // Black's four S8..P8 (row 7, columns 15 to 18), O8 white's: the only defence is
+    // T8, row 7 column 19, a square the engine's old 20-wide, 15-tall board lacked.
+    let stones = [(7, 15), (7, 14), (7, 16), (0, 0), (7, 17), (14, 0), (7, 18)];
+    assert_eq!(b.ask("start 20 15"), "OK");
+    let mut cmd = String::from("board\n");
+    for (i, (r, c)) in stones.iter().enumerate() {
+        let field = if i % 2 == 1 { 1 } else { 2 };
+        cmd.push_str(&format!("{r},{c},{field}\n"));
+    }
+    cmd.push_str("done");
+    let lines = b.ask_all(&cmd);
+    assert_eq!(lines.last().unwrap(), "7,19", "{lines:?}");
+    assert_eq!(first_pv_name(&lines), "t8", "{lines:?}");
+    assert!(lines.contains(&"MESSAGE REALTIME BEST 7,19".to_string()));
+
+    // Rows past the GUI's 15 are off its board, in the GUI's words (columns x rows).
+    assert_eq!(b.ask("start 20 15"), "OK");
+    assert_eq!(
+        b.ask("board\n15,3,2\ndone"),
+        "ERROR BOARD: 15,3 is outside the 20x15 board; nothing changed"
+    );
+    // Forbidden squares come as the GUI's row,column too (renju, black to move): black's
+    // Q13 R13 (row 2, columns 16 and 17) and S12 S11 (rows 3 and 4, column 18) make S13
+    // (row 2, column 18) a double three.
+    b.send("INFO rule 2");
+    assert_eq!(b.ask("start 20 15"), "OK");
+    let mut cmd = String::from("yxboard\n");
+    let order = [
+        (2, 16),
+        (14, 0),
+        (2, 17),
+        (14, 2),
+        (3, 18),
+        (14, 4),
+        (4, 18),
+        (12, 0),
+    ];
+    for (i, (r, c)) in order.iter().enumerate() {
+        cmd.push_str(&format!("{r},{c},{}\n", 1 + i % 2));
+    }
+    cmd.push_str("done\nyxshowforbid");
+    let l = b.ask(&cmd);
+    assert!(forbid_squares(&l).contains(&(2, 18)), "{l}");
+}
+
+/// Piskvork-style managers (no `YXSHOWINFO` and `INFO vcthread`) keep the plain meaning
+/// of `START w h`: w is the x range.
+#[test]
+fn start_w_h_stays_plain_for_other_managers() {
+    let mut b = Brain::start();
+    assert_eq!(b.ask("START 20 15"), "OK");
+    b.send("INFO timeout_turn 200");
+    let m = expect_move(&b.ask("BOARD\n18,7,2\nDONE"));
+    assert!(m.0 < 20 && m.1 < 15 && m != (18, 7), "{m:?}");
+    assert!(b
+        .ask("BOARD\n7,18,2\nDONE")
+        .starts_with("ERROR BOARD: 7,18 is outside the 20x15 board"));
+    assert_eq!(b.ask("RECTSTART 20,15"), "OK");
+    let m = expect_move(&b.ask("TURN 19,14"));
+    assert!(m.0 < 20 && m.1 < 15, "{m:?}");
+}
+
+/// Yixin-Board 2.1 takes `MESSAGE DATABASE LOAD …` and `SAVE …` for a square's record and
+/// crashes (it knows only REFRESH, DONE and ONE): it gets none; Yixin-Board 3 does.
+#[test]
+fn yixin_board_2_gets_no_database_loading_markers() {
+    let dir = std::env::temp_dir().join(format!("fivefold-yixin2-db-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("gui-test-yb2.db");
+    let mut b = yixin_board_2(15, 15);
+    b.send(&format!("yxsetdatabase\n{}", path.display()));
+    let l = b.line();
+    assert!(l.starts_with("MESSAGE db "), "{l}");
+    b.expect_silence();
+    // A move, stored, then the GUI's query after it: records it reads.
+    b.send("INFO time_left 600000");
+    assert_eq!(b.ask("start 15 15"), "OK");
+    let lines = b.ask_all("board\n7,7,2\ndone");
+    let mv = expect_move(lines.last().unwrap());
+    b.send(&format!("yxquerydatabaseall\n7,7\n{},{}\ndone", mv.0, mv.1));
+    assert_eq!(b.line(), "MESSAGE DATABASE REFRESH");
+    loop {
+        let l = b.line();
+        assert!(!l.contains("LOAD") && !l.contains("SAVE"), "{l}");
+        if l == "MESSAGE DATABASE DONE" {
+            break;
+        }
+    }
+    b.send("yxsavedatabase");
+    b.expect_silence();
+    let all = b.log.clone();
+    assert!(
+        !all.iter()
+            .any(|l| l.starts_with("MESSAGE DATABASE LOAD")
+                || l.starts_with("MESSAGE DATABASE SAVE")),
+        "{all:?}"
+    );
+    drop(b);
+
+    // Yixin-Board 3 (START n) keeps its loading dialog.
+    let mut b = yixin(300);
+    b.send(&format!("yxsetdatabase\n{}", path.display()));
+    assert_eq!(
+        b.line(),
+        format!("MESSAGE DATABASE LOAD START {}", path.display())
+    );
+    assert_eq!(b.line(), "MESSAGE DATABASE LOAD DONE");
+    drop(b);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Squares become `row,column` only at `INFO vcthread`, after Yixin-Board's first `START
+/// w h`: the rectangle in play turns round then, without waiting for the next `start`.
+#[test]
+fn rectangle_turns_round_when_yixin_board_shows_itself() {
+    let mut b = Brain::start();
+    b.send("info show_detail 1\nyxshowinfo");
+    for _ in 0..3 {
+        assert!(b.line().starts_with("MESSAGE "));
+    }
+    assert_eq!(b.ask("START 20 15"), "OK");
+    b.send("INFO timeout_turn 200\nINFO thread_num 1\nINFO vcthread 0");
+    let m = expect_move(&b.ask("board\n7,18,2\ndone"));
+    assert!(m.0 < 15 && m.1 < 20 && m != (7, 18), "{m:?}");
+    // INFO square_names 0 turns it back: x is the column again.
+    b.send("INFO square_names 0");
+    let m = expect_move(&b.ask("board\n18,7,2\ndone"));
+    assert!(m.0 < 20 && m.1 < 15 && m != (18, 7), "{m:?}");
 }

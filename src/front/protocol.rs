@@ -21,8 +21,10 @@ use std::time::Duration;
 pub enum Command {
     /// A blank line (ignored).
     Empty,
-    /// `START n` (or Yixin-Board's `START w h`): a new game on a w x h board.
-    Start { width: i64, height: i64 },
+    /// `START n` (or Yixin-Board's `START w h`): a new game on a w x h board. `pair`: the
+    /// two sizes were given (Yixin-Board 2 sends `START w h` even for a square board,
+    /// Yixin-Board 3 sends `START n`).
+    Start { width: i64, height: i64, pair: bool },
     /// `RECTSTART w,h`.
     RectStart { width: i64, height: i64 },
     /// `RESTART`: a new game on the same board.
@@ -295,6 +297,7 @@ pub fn parse(line: &str) -> Command {
                     Some(n) => Command::Start {
                         width: n,
                         height: n,
+                        pair: false,
                     },
                     None => malformed(format!("'{}' is not a board size", clean(n))),
                 },
@@ -302,6 +305,7 @@ pub fn parse(line: &str) -> Command {
                     (Some(w), Some(h)) => Command::Start {
                         width: w,
                         height: h,
+                        pair: true,
                     },
                     _ => malformed(format!("'{}' is not a board size", clean(rest))),
                 },
@@ -779,6 +783,16 @@ impl Names {
         }
     }
 
+    /// The board's size as the GUI sees it, columns x rows (`20x15`): transposed, the
+    /// engine's `x` (its width) counts the GUI's rows.
+    pub fn size(&self) -> String {
+        if self.transpose {
+            format!("{}x{}", self.height, self.width)
+        } else {
+            format!("{}x{}", self.width, self.height)
+        }
+    }
+
     /// The name of a square.
     pub fn square(&self, p: Pos) -> String {
         if !self.transpose {
@@ -955,21 +969,24 @@ mod tests {
             parse("start 15\r"),
             Command::Start {
                 width: 15,
-                height: 15
+                height: 15,
+                pair: false
             }
         );
         assert_eq!(
             parse("  START   20  "),
             Command::Start {
                 width: 20,
-                height: 20
+                height: 20,
+                pair: false
             }
         );
         assert_eq!(
             parse("start 15 15"),
             Command::Start {
                 width: 15,
-                height: 15
+                height: 15,
+                pair: true
             }
         );
         assert_eq!(
@@ -1332,6 +1349,17 @@ mod tests {
         assert_eq!(yx.square(Pos::new(0, 0)), "a15");
         assert_eq!(yx.square(Pos::new(14, 0)), "a1");
         assert_eq!(pv_text(&[Pos::new(7, 7), p], &yx), "h8 h6");
+        // Yixin-Board 2.1's 20 columns and 15 rows (`START 20 15`): 15 wide in the
+        // engine's x (its rows), 20 tall in y (its columns, A to T).
+        let rect = Names {
+            width: 15,
+            height: 20,
+            transpose: true,
+        };
+        assert_eq!(rect.size(), "20x15");
+        assert_eq!(rect.square(Pos::new(7, 19)), "t8");
+        assert_eq!(rect.square(Pos::new(6, 10)), "k9");
+        assert_eq!(Names::plain(20, 15).size(), "20x15");
     }
 
     #[test]

@@ -738,6 +738,8 @@ pub struct Session {
     /// The GUI sent `INFO vcthread`, a setting of Yixin-Board's (for the Yixin engine),
     /// which it sends at start-up (`init_engine`) and other tools do not.
     vcthread: bool,
+    /// The last `START` gave two sizes (`START w h`), as Yixin-Board 2 always does.
+    start_pair: bool,
     /// `INFO max_memory` or `INFO hash_size`, whichever came last: the engine plans its
     /// table and threads under it before each search ([`Engine::configure`]).
     memory: MemoryLimit,
@@ -796,6 +798,7 @@ impl Session {
             names_mode: NAMES_AUTO,
             showinfo: false,
             vcthread: false,
+            start_pair: false,
             memory: MemoryLimit::Default,
             // Every core unless the manager says otherwise (INFO thread_num).
             threads: crate::engine::default_threads(),
@@ -820,6 +823,26 @@ impl Session {
         }
     }
 
+    /// Whether squares are Yixin-Board's `row,column` (its own `y,x`): the engine's `x`
+    /// is then the GUI's row, and a board of `w` columns and `h` rows is `h` wide in the
+    /// engine's `x` and `w` tall in its `y` ([`Session::start`]).
+    fn transposed(&self) -> bool {
+        match self.names_mode {
+            NAMES_PLAIN => false,
+            NAMES_TRANSPOSED => true,
+            _ => self.showinfo && self.vcthread,
+        }
+    }
+
+    /// Whether the GUI is Yixin-Board 2 (accreator/Yixin-Board 2.x): Yixin-Board, whose
+    /// `START` lines carry two sizes. Its `init_engine` and every `send_board` send
+    /// `START w h` / `start w h`, even for a square board; Yixin-Board 3 sends `START n`.
+    /// It cannot read the database loading and saving markers (`MESSAGE DATABASE LOAD
+    /// …`, `SAVE …`): it takes them for a square's record and crashes.
+    fn yixin_board_2(&self) -> bool {
+        self.showinfo && self.vcthread && self.start_pair
+    }
+
     /// How the human-readable output names squares now.
     fn names(&self) -> Names {
         let (width, height) = self
@@ -829,11 +852,36 @@ impl Session {
         Names {
             width,
             height,
-            transpose: match self.names_mode {
-                NAMES_PLAIN => false,
-                NAMES_TRANSPOSED => true,
-                _ => self.showinfo && self.vcthread,
-            },
+            transpose: self.transposed(),
+        }
+    }
+
+    /// After the squares' meaning changed (Yixin-Board identified itself after its first
+    /// `START`, or `INFO square_names`): a rectangular board turns round, so that it has
+    /// the shape the GUI meant. The stones stay on their squares (`x,y` as sent) if they
+    /// all fit; otherwise the board is emptied (the GUI sends its position before it
+    /// asks for anything).
+    fn follow_square_meaning(&mut self) {
+        let rule = self.rule;
+        let Some(g) = self.game.as_mut() else {
+            return;
+        };
+        let (w, h) = (g.board.width(), g.board.height());
+        if w == h {
+            return;
+        }
+        let Ok(mut b) = Board::new(h, w, rule) else {
+            return;
+        };
+        let fits = |p: Pos| p.x() < h && p.y() < w;
+        if g.board.history().iter().all(|m| fits(m.pos)) && g.walls.iter().all(|&p| fits(p)) {
+            for m in g.board.history() {
+                b.make_color(m.pos, m.color);
+            }
+            b.set_side_to_move(g.board.side_to_move());
+            g.board = b;
+        } else {
+            *g = Game::new(b);
         }
     }
 
@@ -939,6 +987,15 @@ impl Session {
     }
 
     fn command(&mut self, cmd: Command, received: Instant) -> Flow {
+        let transposed = self.transposed();
+        let flow = self.command_inner(cmd, received);
+        if self.transposed() != transposed {
+            self.follow_square_meaning();
+        }
+        flow
+    }
+
+    fn command_inner(&mut self, cmd: Command, received: Instant) -> Flow {
         if !matches!(cmd, Command::Info { .. } | Command::Empty) {
             for line in std::mem::take(&mut self.pending) {
                 self.reply(&line);
@@ -946,7 +1003,14 @@ impl Session {
         }
         match cmd {
             Command::Empty => Flow::Continue,
-            Command::Start { width, height } => self.start("START", width, height),
+            Command::Start {
+                width,
+                height,
+                pair,
+            } => {
+                self.start_pair = pair;
+                self.start("START", width, height)
+            }
             Command::RectStart { width, height } => self.start("RECTSTART", width, height),
             Command::Restart => match &self.game {
                 Some(g) => {
@@ -1129,7 +1193,13 @@ impl Session {
                 "{name}: board size {size} is not supported (sides {MIN_SIZE} to {MAX_SIZE})"
             ));
         }
-        self.new_game(width as usize, height as usize)
+        // Yixin-Board's squares are row,column: w columns and h rows are h in the engine's
+        // x and w in its y.
+        if self.transposed() {
+            self.new_game(height as usize, width as usize)
+        } else {
+            self.new_game(width as usize, height as usize)
+        }
     }
 
     fn new_game(&mut self, width: usize, height: usize) -> Flow {
@@ -1149,13 +1219,10 @@ impl Session {
     /// The empty square at `x,y` of the current game, or why there is none.
     fn free_square(&self, x: i64, y: i64) -> Result<Pos, String> {
         let g = self.game.as_ref().ok_or("no game; send START first")?;
-        let p = g.board.pos(x, y).ok_or_else(|| {
-            format!(
-                "{x},{y} is outside the {}x{} board",
-                g.board.width(),
-                g.board.height()
-            )
-        })?;
+        let p = g
+            .board
+            .pos(x, y)
+            .ok_or_else(|| format!("{x},{y} is outside the {} board", self.names().size()))?;
         if !g.board.is_empty(p) || g.walls.contains(&p) {
             return Err(format!("{x},{y} is not empty"));
         }
@@ -1197,8 +1264,8 @@ impl Session {
             return self.error("TAKEBACK: no game; send START first");
         };
         let Some(p) = g.board.pos(x, y) else {
-            let (w, h) = (g.board.width(), g.board.height());
-            return self.error(&format!("TAKEBACK: {x},{y} is outside the {w}x{h} board"));
+            let size = self.names().size();
+            return self.error(&format!("TAKEBACK: {x},{y} is outside the {size} board"));
         };
         let Some(i) = g.board.history().iter().rposition(|m| m.pos == p) else {
             return self.error(&format!("TAKEBACK: there is no stone at {x},{y}"));
@@ -1341,17 +1408,25 @@ impl Session {
         }
     }
 
-    /// `YXSETDATABASE`: opens the file, with Yixin-Board's loading markers around it. A
+    /// `YXSETDATABASE`: opens the file, with Yixin-Board 3's loading markers around it
+    /// (none for Yixin-Board 2, which cannot read them: [`Session::yixin_board_2`]). A
     /// file that cannot be used is reported (`ERROR` and stderr) and the engine goes on
     /// without a database.
     fn set_database(&mut self, path: &str) -> Flow {
         self.db = None;
-        self.reply(&format!("MESSAGE DATABASE LOAD START {}", clean(path)));
+        // Yixin-Board 2 has no loading dialog: it would take the markers for a square's
+        // record and crash.
+        let markers = !self.yixin_board_2();
+        if markers {
+            self.reply(&format!("MESSAGE DATABASE LOAD START {}", clean(path)));
+        }
         let opened = Database::open(std::path::Path::new(path)).and_then(|db| {
             let n = db.len()?;
             Ok((db, n))
         });
-        self.reply("MESSAGE DATABASE LOAD DONE");
+        if markers {
+            self.reply("MESSAGE DATABASE LOAD DONE");
+        }
         match opened {
             Ok((db, n)) => {
                 log::info!("database {path}: {n} positions");
@@ -1378,15 +1453,17 @@ impl Session {
     }
 
     /// `YXSAVEDATABASE`: every write is already committed; this folds the write-ahead log
-    /// into the file, between Yixin-Board's saving markers.
+    /// into the file, between Yixin-Board 3's saving markers (none for Yixin-Board 2).
     fn save_database(&mut self) -> Flow {
         let Some(db) = self.db.as_mut() else {
             return self.error("YXSAVEDATABASE: no database; send YXSETDATABASE first");
         };
         let path = db.path().display().to_string();
         let result = db.checkpoint();
-        self.reply(&format!("MESSAGE DATABASE SAVE START {}", clean(&path)));
-        self.reply("MESSAGE DATABASE SAVE DONE");
+        if !self.yixin_board_2() {
+            self.reply(&format!("MESSAGE DATABASE SAVE START {}", clean(&path)));
+            self.reply("MESSAGE DATABASE SAVE DONE");
+        }
         match result {
             Ok(()) => Flow::Continue,
             Err(e) => {
@@ -1451,11 +1528,12 @@ impl Session {
             .as_ref()
             .map_or((15, 15), |g| (g.board.width(), g.board.height()));
         let mut b = Board::new(w, h, self.rule).map_err(anyhow::Error::msg)?;
+        let size = self.names().size();
         let mut color = Color::Black;
         for &(x, y) in stones {
             let p = b
                 .pos(x, y)
-                .ok_or_else(|| anyhow::anyhow!("{x},{y} is outside the {w}x{h} board"))?;
+                .ok_or_else(|| anyhow::anyhow!("{x},{y} is outside the {size} board"))?;
             if !b.is_empty(p) {
                 anyhow::bail!("{x},{y} is given twice");
             }
@@ -1469,6 +1547,7 @@ impl Session {
     /// Carries out a database command on the position of its block.
     fn database_command(&mut self, cmd: &DbCommand, stones: &[(i64, i64)]) -> anyhow::Result<()> {
         let board = self.db_position(stones)?;
+        let size = self.names().size();
         let side = board.side_to_move();
         let key = Key::of(&board, side);
         let writes = !matches!(
@@ -1622,13 +1701,9 @@ impl Session {
                 })?;
             }
             DbCommand::EditLabel { x, y, label } => {
-                let p = board.pos(*x, *y).ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "{x},{y} is outside the {}x{} board",
-                        board.width(),
-                        board.height()
-                    )
-                })?;
+                let p = board
+                    .pos(*x, *y)
+                    .ok_or_else(|| anyhow::anyhow!("{x},{y} is outside the {size} board"))?;
                 if label.chars().count() > 64 {
                     anyhow::bail!("a label has at most 64 characters; nothing changed");
                 }
@@ -2440,13 +2515,9 @@ impl Session {
         stones
             .iter()
             .map(|&(x, y)| {
-                g.board.pos(x, y).ok_or_else(|| {
-                    format!(
-                        "{x},{y} is outside the {}x{} board",
-                        g.board.width(),
-                        g.board.height()
-                    )
-                })
+                g.board
+                    .pos(x, y)
+                    .ok_or_else(|| format!("{x},{y} is outside the {} board", self.names().size()))
             })
             .collect()
     }
@@ -2459,13 +2530,14 @@ impl Session {
     fn position(&self, stones: &[(i64, i64, Option<i64>)]) -> Result<Game, String> {
         let g = self.game.as_ref().ok_or("no game; send START first")?;
         let (w, h) = (g.board.width(), g.board.height());
+        let size = self.names().size();
         let mut board = Board::new(w, h, self.rule)?;
         let mut seen: Vec<Pos> = Vec::with_capacity(stones.len());
         let mut placed: Vec<(Pos, i64)> = Vec::with_capacity(stones.len());
         for &(x, y, field) in stones {
             let p = board
                 .pos(x, y)
-                .ok_or_else(|| format!("{x},{y} is outside the {w}x{h} board"))?;
+                .ok_or_else(|| format!("{x},{y} is outside the {size} board"))?;
             let f = match field {
                 Some(f @ 1..=3) => f,
                 Some(f) => return Err(format!("{x},{y},{f}: the field must be 1, 2 or 3")),
