@@ -167,12 +167,13 @@ pub fn deepen(
         }
         let mut round: Vec<(usize, Eval)> = Vec::with_capacity(racing.len());
         let mut complete = true;
-        // Like the search itself, the first depth is always completed: only a stop cuts
-        // it short; time and node limits count from the second depth on.
+        // Like the search itself, the first depth is completed whatever the clock says
+        // (each position's search of it is short); the node limit holds from the start,
+        // since a wide first depth on a big board can take hundreds of times a small
+        // `max_node`: the positions not reached keep their static evaluation.
         let over = |nodes: u64| {
-            depth > 1
-                && (limits.budget.is_some_and(|b| start.elapsed() >= b.hard)
-                    || limits.max_nodes.is_some_and(|n| nodes >= n))
+            limits.max_nodes.is_some_and(|n| nodes >= n)
+                || (depth > 1 && limits.budget.is_some_and(|b| start.elapsed() >= b.hard))
         };
         for &i in &racing {
             if stop.is_raised() || over(nodes) {
@@ -182,6 +183,7 @@ pub fn deepen(
             let child_limits = if depth == 1 {
                 Limits {
                     max_depth: Some(1),
+                    max_nodes: limits.max_nodes.map(|n| n.saturating_sub(nodes).max(1)),
                     skip_threats: true,
                     ..Limits::default()
                 }
@@ -229,6 +231,13 @@ pub fn deepen(
             }
         }
         if !complete {
+            if depth == 1 {
+                // Out of nodes in the first depth: the positions searched keep what
+                // they found, the others their static evaluation.
+                for (i, e) in round {
+                    evals[i] = e;
+                }
+            }
             break;
         }
         for (i, e) in round {
@@ -365,7 +374,7 @@ pub struct Lines {
 /// The `want.n` best root moves of the side to move (fewer if there are fewer
 /// candidates), best first, leaving out `want.exclude`. `limits.max_depth` bounds the
 /// depth from the root; time, node and abort limits work as in [`deepen`], whose first
-/// depth always completes. `report` receives the lines after every completed depth from
+/// depth completes whatever the clock says (a node limit can cut it short). `report` receives the lines after every completed depth from
 /// 2 on.
 pub fn best_lines(
     engine: &mut Engine,
@@ -512,6 +521,49 @@ mod tests {
         let lines = best_lines(&mut e, &b, &want, &limits, &stop, &mut |_| {}).lines;
         assert!(!lines.is_empty());
         assert!(lines.iter().all(|l| !ex.contains(&l.mv)));
+    }
+
+    #[test]
+    fn a_node_limit_holds_in_the_first_depth() {
+        // Scattered stones: many candidate moves, each searched to depth 1 at the first
+        // depth. Unlimited, that first depth costs many times a small node limit.
+        let b = board(&[
+            (7, 7),
+            (3, 3),
+            (11, 11),
+            (3, 11),
+            (11, 3),
+            (7, 2),
+            (2, 7),
+            (12, 7),
+            (7, 12),
+        ]);
+        let want = Want {
+            n: 1,
+            ..Want::default()
+        };
+        let run = |max_nodes: Option<u64>| {
+            let mut e = Engine::new(1 << 20);
+            let limits = Limits {
+                max_depth: Some(2),
+                max_nodes,
+                ..Limits::default()
+            };
+            best_lines(&mut e, &b, &want, &limits, &StopToken::new(), &mut |_| {})
+        };
+        let full = run(None);
+        let limited = run(Some(100));
+        assert!(full.considered > 10, "{}", full.considered);
+        assert!(full.nodes > 1_000, "{}", full.nodes);
+        // The limit stops the first depth after the search that reaches it.
+        assert!(
+            limited.nodes < full.nodes / 4,
+            "{} of {}",
+            limited.nodes,
+            full.nodes
+        );
+        let mv = limited.lines[0].mv;
+        assert!(b.is_empty(mv) && !full.lines.is_empty());
     }
 
     #[test]
