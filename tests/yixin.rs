@@ -685,6 +685,55 @@ fn pondering_is_silent_and_yields_to_the_next_move() {
     b.expect_silence();
 }
 
+/// Yixin-Board 3 sends `INFO time_left` and, with *Use Database* on (its default), a
+/// database query while the engine thinks, and another query right after its move. Those
+/// lines wait in the queue when the move is made; pondering must still start once they
+/// are answered (it did not: seen under Xvfb, 0 CPU on the person's turn). The table
+/// (1 MB, after a search of 3,000 nodes) fills only if it does.
+#[test]
+fn pondering_starts_after_the_lines_that_came_during_the_search() {
+    let usage = |ponder: bool| -> String {
+        let mut b = yixin(300);
+        b.send(&format!(
+            "INFO hash_size 1024\nINFO max_node 3000\nINFO pondering {}",
+            u8::from(ponder)
+        ));
+        let c = position(&mut b, &QUIET, true);
+        let mut query = String::from("yxquerydatabaseallt\n");
+        for &(r, col) in &QUIET {
+            query.push_str(&format!("{r},{col}\n"));
+        }
+        query.push_str("done");
+        // The position, then at once what the GUI sends while the engine thinks.
+        b.send(&format!("{c}\nINFO time_left 99000000\n{query}"));
+        let mv = pair(&b.reply());
+        // What it sends after the move.
+        let mut after = query.replace("done", &format!("{},{}\ndone", mv.0, mv.1));
+        after.push_str("\nINFO time_left 98000000");
+        b.send(&after);
+        std::thread::sleep(Duration::from_millis(1500));
+        b.send("YXSHOWHASHUSAGE");
+        loop {
+            let l = b.line();
+            if l.starts_with("MESSAGE Hash usage") {
+                b.send("END");
+                return l;
+            }
+        }
+    };
+    let permille = |l: &str| -> u32 {
+        let pct = l
+            .strip_prefix("MESSAGE Hash usage: ")
+            .and_then(|r| r.split('%').next())
+            .unwrap_or_else(|| panic!("{l}"));
+        let (a, b) = pct.split_once('.').unwrap_or((pct, "0"));
+        a.parse::<u32>().unwrap() * 10 + b.parse::<u32>().unwrap()
+    };
+    let off = permille(&usage(false));
+    let on = permille(&usage(true));
+    assert!(on > off, "pondering on: {on} permille, off: {off}");
+}
+
 /// `INFO strength` (Rapfi's setting, 0 to 100): below 100 the engine still answers a
 /// legal move in time and still blocks a four; 100 is full strength; other values are
 /// refused and leave the strength as it was.

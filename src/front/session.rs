@@ -13,8 +13,10 @@
 //!   `END`, `STOP` or `YXSTOP`; the engine never clears it, so a stop that arrives
 //!   before the search has started, or between the searches of one job (`YXNBEST`,
 //!   `SWAP2BOARD`), still ends it. The clock is the search's own limit;
-//! - with `INFO pondering 1`, after our move the engine searches on in the background
-//!   ([`crate::front::ponder`]) until the next line, which stops it before it is handled;
+//! - with `INFO pondering 1`, after our move, once nothing is waiting, the engine
+//!   searches on in the background ([`crate::front::ponder`]) until the next line, which
+//!   stops it before it is handled (a database query does not; after an `INFO` setting it
+//!   starts again once nothing is waiting);
 //! - every output line goes through one [`Output`], which writes it with its line end in
 //!   one piece and flushes it.
 //!
@@ -2986,6 +2988,9 @@ where
     session.engine().set_params(params);
     let mut queue: VecDeque<(String, Instant)> = VecDeque::new();
     let mut eof = false;
+    // Our move was made and since then only queries and settings came: ponder whenever
+    // nothing is waiting (a setting stops it; it starts again after).
+    let mut ponder_planned = false;
     loop {
         if out.is_broken() {
             log::info!("output closed; exiting");
@@ -2994,22 +2999,34 @@ where
         let (line, received) = match queue.pop_front() {
             Some(item) => item,
             None if eof => return Ok(()),
-            None => match rx.recv() {
-                Ok(Event::Line(line, at)) => (line, at),
-                Ok(Event::Eof) | Err(_) => {
-                    eof = true;
-                    continue;
+            None => {
+                // Nothing waiting: pondering runs now if our move asked for it (a
+                // no-op when it runs already).
+                if ponder_planned {
+                    session.start_pondering();
                 }
-                // Only a running job sends answers, and run_job receives them.
-                Ok(Event::Done(_)) => continue,
-            },
+                match rx.recv() {
+                    Ok(Event::Line(line, at)) => (line, at),
+                    Ok(Event::Eof) | Err(_) => {
+                        eof = true;
+                        continue;
+                    }
+                    // Only a running job sends answers, and run_job receives them.
+                    Ok(Event::Done(_)) => continue,
+                }
+            }
         };
         // Any line stops pondering first: the engine is then free, and the line's time
         // has run from its arrival (`received`), not from the stop. Only a database
         // query, which Yixin-Board sends after every move, lets it go on.
-        if !session.keeps_pondering(&line) {
+        let keeps = session.keeps_pondering(&line);
+        if !keeps {
             session.stop_pondering();
         }
+        // Lines that leave a planned pondering planned: queries and settings (Yixin-Board
+        // sends `INFO time_left` and a database query while we think, so they wait in
+        // the queue when our move is made).
+        let harmless = keeps || matches!(protocol::parse(&line), Command::Info { .. });
         match session.handle_line(&line, received) {
             Flow::Continue => {}
             Flow::Quit => return Ok(()),
@@ -3018,11 +3035,14 @@ where
                 if let Flow::Quit = session.run_job(job, &rx, &tx, &mut queue, &mut eof) {
                     return Ok(());
                 }
-                // Nothing waiting: think on while the opponent does.
-                if our_move && queue.is_empty() && !eof {
-                    session.start_pondering();
-                }
+                // Think on while the opponent does, once the lines that came meanwhile
+                // are handled.
+                ponder_planned = our_move;
+                continue;
             }
+        }
+        if !harmless {
+            ponder_planned = false;
         }
     }
 }
