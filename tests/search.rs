@@ -791,3 +791,34 @@ fn restrictions_rule_out_moves_at_every_depth() {
     let r = e.think(&b, &limits, &stop, &mut |_| {});
     assert!([sq(4, 7), sq(9, 7)].contains(&r.best) && r.score >= MATE_BOUND);
 }
+
+/// A search that runs out of nodes partway through an iteration may play that
+/// iteration's new best move; the last progress report names it then, so that a GUI's
+/// last line of thinking is the move played (seen under Xvfb: Yixin-Board's last
+/// `INFO BESTLINE` began with another move than the answer).
+#[test]
+fn the_last_report_names_the_move_played() {
+    use fivefold::engine::search::Searcher;
+    use fivefold::engine::stop::StopToken;
+    use fivefold::engine::tt::Tt;
+    use fivefold::tools::bench::{position, POSITIONS};
+    use std::sync::Arc;
+    let mut checked = 0;
+    for p in POSITIONS {
+        let board = position(p);
+        for max_nodes in (300..3_000).step_by(400) {
+            let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
+            let limits = Limits {
+                max_nodes: Some(max_nodes),
+                ..Limits::default()
+            };
+            let mut last: Option<Pos> = None;
+            let r = s.search(&board, &limits, &mut |i| last = i.pv.first().copied());
+            if let Some(m) = last {
+                assert_eq!(m, r.best, "{}, {max_nodes} nodes", p.name);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 3 * POSITIONS.len(), "{checked}");
+}

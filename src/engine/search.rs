@@ -478,6 +478,9 @@ impl Searcher {
         let mut prev_score = 0;
         let mut stable = 0u32;
         let mut last_best = Pos::NONE;
+        // The move of the last progress report: a partial iteration that changes it is
+        // reported too, so that the last line a GUI drew names the move played.
+        let mut reported = Pos::NONE;
         for depth in 1..=max_depth {
             // Helper threads skip every other depth (odd helpers the even ones), so that
             // they search ahead of the main thread and fill the table for it.
@@ -544,8 +547,9 @@ impl Searcher {
                     prev_score = score;
                     result.nodes = self.total_nodes();
                     result.elapsed = self.start.elapsed();
-                    if completed {
+                    if completed || result.best != reported {
                         report(&self.info(&result));
+                        reported = result.best;
                     }
                     if let Some(bu) = limits.budget {
                         if completed && self.start.elapsed() >= time::scale_soft(&bu, stable, drop)
