@@ -39,7 +39,8 @@ fn one_line(s: &str) -> String {
         .collect()
 }
 
-fn plural(n: usize, word: &str) -> String {
+/// `1 position`, `3 positions`: a count and its word.
+pub(crate) fn plural(n: usize, word: &str) -> String {
     format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 

@@ -54,6 +54,7 @@ use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
 use crate::engine::{Engine, StopToken, MAX_THREADS};
 use crate::front::database::{self, Database, Key, Record};
+use crate::front::dbfile::plural;
 use crate::front::ponder::Ponder;
 use crate::front::protocol::DbCommand;
 use crate::front::protocol::{self, clean, BlockLine, Command, Names, Progress, Realtime};
@@ -343,11 +344,6 @@ impl Block {
             | Block::Database { error, .. } => error,
         }
     }
-}
-
-/// `n path` / `n paths`.
-fn paths(n: usize) -> String {
-    format!("{n} path{}", if n == 1 { "" } else { "s" })
 }
 
 /// Text for one reply line: control characters (line breaks in an error's text, a path
@@ -1070,7 +1066,7 @@ impl Session {
                 let n = self.restrict.clear_paths();
                 self.reply(&format!(
                     "MESSAGE blockpath: {} removed (0 in all)",
-                    paths(n)
+                    plural(n, "path")
                 ));
                 Flow::Continue
             }
@@ -1434,9 +1430,9 @@ impl Session {
                 log::info!("database {path}: {n} positions");
                 self.db = Some(db);
                 self.reply(&format!(
-                    "MESSAGE db {}: {n} position{}",
+                    "MESSAGE db {}: {}",
                     clean(path),
-                    if n == 1 { "" } else { "s" }
+                    plural(n as usize, "position")
                 ));
                 Flow::Continue
             }
@@ -1504,8 +1500,8 @@ impl Session {
             Ok(lines) if lines == ["ok"] => {
                 let n = db.len().unwrap_or(0);
                 self.reply(&format!(
-                    "MESSAGE db check: ok, {n} position{}",
-                    if n == 1 { "" } else { "s" }
+                    "MESSAGE db check: ok, {}",
+                    plural(n as usize, "position")
                 ));
                 Flow::Continue
             }
@@ -1749,8 +1745,8 @@ impl Session {
                 if f != database::DeleteFilter::All || !stones.is_empty() {
                     let n = db.delete_after(&board, side, f, recursive)?;
                     out.line(&format!(
-                        "MESSAGE db: deleted {n} position{} after this one",
-                        if n == 1 { "" } else { "s" }
+                        "MESSAGE db: deleted {} after this one",
+                        plural(n, "position")
                     ));
                     return self.database_command(&DbCommand::QueryAll { text: false }, stones);
                 }
@@ -2438,7 +2434,7 @@ impl Session {
         };
         self.reply(&format!(
             "MESSAGE blockpath: {} {verb}{why} ({} in all)",
-            paths(usize::from(changed)),
+            plural(usize::from(changed), "path"),
             self.restrict.path_count()
         ));
         Flow::Continue
