@@ -29,8 +29,6 @@ pub struct Restrictions {
     paths: HashMap<u64, Vec<Pos>>,
     /// Per colour (by [`Color::index`]), a bit per square index: forbidden for that colour.
     forbidden: [[u64; WORDS]; 2],
-    /// Number of forbidden points, both colours together.
-    forbidden_count: usize,
 }
 
 impl Default for Restrictions {
@@ -38,7 +36,6 @@ impl Default for Restrictions {
         Restrictions {
             paths: HashMap::new(),
             forbidden: [[0; WORDS]; 2],
-            forbidden_count: 0,
         }
     }
 }
@@ -46,7 +43,7 @@ impl Default for Restrictions {
 impl Restrictions {
     /// Whether nothing is ruled out.
     pub fn is_empty(&self) -> bool {
-        self.paths.is_empty() && self.forbidden_count == 0
+        self.paths.is_empty() && self.forbidden_count() == 0
     }
 
     /// Rules out `p` in the position with key `key`; false if it already was.
@@ -94,17 +91,16 @@ impl Restrictions {
             return false;
         }
         *word ^= bit;
-        if on {
-            self.forbidden_count += 1;
-        } else {
-            self.forbidden_count -= 1;
-        }
         true
     }
 
     /// Number of forbidden points, both colours together.
     pub fn forbidden_count(&self) -> usize {
-        self.forbidden_count
+        self.forbidden
+            .iter()
+            .flatten()
+            .map(|w| w.count_ones() as usize)
+            .sum()
     }
 
     /// Whether `p` is forbidden for colour `c`.
