@@ -76,12 +76,14 @@ fn sum_rows(sum: &mut [i16; DIM], rows: [&[i16; DIM]; ROWS_PER_SQUARE]) {
     }
 }
 
-/// Adds a square's clipped vector (of sum `sum`) to `pool`.
+/// Moves `pool` from a square's clipped vector of sum `old` to that of sum `new`: the
+/// difference of the clipped vectors is taken in `i16` (both within `0..=QA`) and
+/// widened once.
 #[inline(never)]
 #[allow(clippy::needless_range_loop)]
-fn clip_into_pool(sum: &[i16; DIM], pool: &mut [i32; DIM]) {
+fn reclip_in_pool(old: &[i16; DIM], new: &[i16; DIM], pool: &mut [i32; DIM]) {
     for i in 0..DIM {
-        pool[i] += sum[i].clamp(0, QA as i16) as i32;
+        pool[i] += (new[i].clamp(0, QA as i16) - old[i].clamp(0, QA as i16)) as i32;
     }
 }
 
@@ -330,8 +332,7 @@ impl Evaluator {
                     state: *st,
                 });
             }
-            let pool = &mut self.pool[v];
-            unclip_from_pool(&st.sum, pool);
+            let old = st.sum;
             if full {
                 sum_rows(&mut st.sum, new[v].map(|r| &table[r as usize]));
             } else {
@@ -343,7 +344,7 @@ impl Evaluator {
                 }
             }
             st.rows = new[v];
-            clip_into_pool(&st.sum, pool);
+            reclip_in_pool(&old, &st.sum, &mut self.pool[v]);
         }
     }
 
