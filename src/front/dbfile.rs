@@ -26,18 +26,11 @@
 use crate::core::board::Board;
 use crate::core::types::{Color, Pos, Rule};
 use crate::front::database::{Database, Key};
-use crate::front::protocol::DbFile;
+use crate::front::protocol::{one_line, DbFile};
 use crate::front::renlib;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::time::Instant;
-
-/// A reply's text on one line: control characters become `?`.
-fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
-}
 
 /// `1 position`, `3 positions`: a count and its word.
 pub(crate) fn plural(n: usize, word: &str) -> String {

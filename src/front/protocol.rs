@@ -605,6 +605,14 @@ pub fn clean(s: &str) -> String {
     out
 }
 
+/// Text for one reply line: control characters (line breaks in an error's text, a path
+/// with odd bytes) become `?`; nothing is cut, unlike [`clean`].
+pub fn one_line(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
+
 /// Engine description for `ABOUT`. The optional fields are left out of the reply when
 /// `None` rather than filled with a placeholder.
 pub struct About {

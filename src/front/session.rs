@@ -57,7 +57,9 @@ use crate::front::database::{self, Database, Key, Record};
 use crate::front::dbfile::plural;
 use crate::front::ponder::Ponder;
 use crate::front::protocol::DbCommand;
-use crate::front::protocol::{self, clean, BlockLine, Command, Names, Progress, Realtime};
+use crate::front::protocol::{
+    self, clean, one_line, BlockLine, Command, Names, Progress, Realtime,
+};
 use crate::front::{balance, defend, features, hashfile, soosorv, strength, swap2};
 use anyhow::Result;
 use std::cell::Cell;
@@ -344,14 +346,6 @@ impl Block {
             | Block::Database { error, .. } => error,
         }
     }
-}
-
-/// Text for one reply line: control characters (line breaks in an error's text, a path
-/// with odd bytes) become `?`; nothing is cut, unlike [`clean`].
-fn one_line(s: &str) -> String {
-    s.chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect()
 }
 
 /// Whether `p` is a square of the board (also for positions that are not on any board).
