@@ -13,7 +13,8 @@
 #              SEED0 = first seed (default 5000; slot i's n-th file has seed
 #                      SEED0 + 1000 i + n, so runs with SEED0 500 apart do not meet),
 #              NODES = search nodes a move (default 10000), PARAMS = --params for
-#                      datagen (e.g. use_net=1 for a network generation).
+#                      datagen (default use_net=0, the classical search; use_net=1 for
+#                      a network generation).
 # Writes OUTDIR/RULE-SIZE-sSEED.data and OUTDIR/slotI.log; packs nothing (tar it
 # yourself: tar cf - *.data | xz -T0 > gen.tar.xz).
 set -euo pipefail
@@ -36,7 +37,7 @@ run_slot() {
     [ "$left" -lt 5 ] && break
     if timeout "$left" "$B" datagen --out "$f.tmp" --games "$GAMES" --nodes "${NODES:-10000}" \
         --rule "$rule" --size "$size" --stones 4 --random-plies 2 --threads 1 --seed "$seed" \
-        --params "${PARAMS:-}" 2>>"$OUTD/slot$i.log"; then
+        --params "${PARAMS:-use_net=0}" 2>>"$OUTD/slot$i.log"; then
       mv "$f.tmp" "$f"
     fi
     rm -f "$f.tmp"; n=$((n + 1))

@@ -33,7 +33,7 @@ fi
 SEED=${SEED:-$((GEN + 1))}
 THREAD_ARGS=(); [ -n "${THREADS:-}" ] && THREAD_ARGS=(--threads "$THREADS")
 PREV="$DATA/$RULE-gen$((GEN - 1)).fnet"
-NET_ENV=(); PARAMS=""
+NET_ENV=(); PARAMS="use_net=0"   # generation 0: the classical search everywhere
 if [ "$GEN" -gt 0 ]; then
   [ -s "$PREV" ] || { echo "train/generation.sh: no $PREV (run generation $((GEN - 1)) first)" >&2; exit 2; }
   NET_ENV=(FIVEFOLD_NET="$PREV"); PARAMS="use_net=1"

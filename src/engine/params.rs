@@ -121,11 +121,13 @@ search_params! {
     razor_margin: i32 = 45, 0..=1000;
     /// Deepest depth where razoring applies (plies).
     razor_depth: i32 = 4, 0..=32;
-    /// The learned network ([`crate::nn`]) where there is one for the rule: 0 off (the
+    /// The learned network ([`crate::nn`]) where there is one for the rule: -1 (the
+    /// default) as 1 where the network has won its match against the classical search
+    /// ([`crate::nn::net::DEFAULT_ON`]: freestyle 15x15) and as 0 elsewhere; 0 off (the
     /// classical evaluation and move ordering everywhere), 1 its evaluation and its
     /// policy (see `policy_weight`), 2 its policy only, the classical evaluation scoring
     /// the positions.
-    use_net: i32 = 0, 0..=2;
+    use_net: i32 = -1, -1..=2;
     /// With the network on, what a policy logit adds to a move's ordering score in quiet
     /// nodes and nodes that answer an open three (ordering units per logit, measured
     /// from the node's best logit; 0 = the policy is not used).
@@ -148,6 +150,16 @@ pub fn find(name: &str) -> Option<&'static Param> {
 }
 
 impl Params {
+    /// What [`Params::use_net`] means for a board of `rule` and this size: 0 (the
+    /// classical search), 1 (the network's value and policy) or 2 (its policy only).
+    /// Whether a network plays the rule is the searcher's to find.
+    pub fn net_mode(&self, rule: crate::core::types::Rule, width: usize, height: usize) -> i32 {
+        match self.use_net {
+            -1 => i32::from(crate::nn::net::on_by_default(rule, width, height)),
+            m => m,
+        }
+    }
+
     /// Sets parameter `name` to `value` held to its range; returns the value set, or an
     /// error for a name that is not a parameter.
     pub fn set(&mut self, name: &str, value: i64) -> Result<i64, String> {

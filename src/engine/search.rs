@@ -248,6 +248,8 @@ pub struct Searcher {
     nets: Option<Vec<Arc<Net>>>,
     evaluator: Option<Evaluator>,
     net_on: bool,
+    /// Whether the network, being on, also scores positions (`use_net` 1, not 2).
+    net_value: bool,
     /// Moves a person ruled out ([`crate::engine::restrict`]), and whether there are any
     /// (read once per search: with none the search is exactly the unrestricted one).
     restrict: Arc<Restrictions>,
@@ -283,6 +285,7 @@ impl Searcher {
             nets: None,
             evaluator: None,
             net_on: false,
+            net_value: false,
             restrict: Arc::new(Restrictions::default()),
             restrict_on: false,
         }
@@ -313,12 +316,15 @@ impl Searcher {
     }
 
     /// Chooses the evaluation for a search of `b`: the network for its rule where
-    /// [`Params::use_net`] is on and there is one, else the classical evaluation.
+    /// [`Params::use_net`] is on for the rule and size ([`Params::net_mode`]) and there
+    /// is one, else the classical evaluation.
     fn choose_evaluation(&mut self, b: &Board) {
         self.net_on = false;
-        if self.params.use_net == 0 {
+        let mode = self.params.net_mode(b.rule(), b.width(), b.height());
+        if mode == 0 {
             return;
         }
+        self.net_value = mode == 1;
         // The built-in networks are read the first time one is wanted, so a classical
         // search never holds them in memory.
         let nets = self
@@ -341,7 +347,7 @@ impl Searcher {
     /// evaluation (see [`Searcher::choose_evaluation`]).
     #[inline]
     fn static_eval(&mut self, b: &Board) -> Score {
-        if self.net_on && self.params.use_net == 1 {
+        if self.net_on && self.net_value {
             if let Some(e) = self.evaluator.as_mut() {
                 return e.evaluate(b).score;
             }
@@ -1538,6 +1544,7 @@ mod tests {
         }
         let classical = |b: &Board| {
             let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
+            s.params.use_net = 0;
             let r = s.search(b, &limits, &mut |_| {});
             (r.best, r.score, r.nodes)
         };
@@ -1555,6 +1562,33 @@ mod tests {
         let r = s.search(&f, &limits, &mut |_| {});
         assert!(!s.uses_net());
         assert_eq!((r.best, r.score, r.nodes), classical(&f));
+    }
+
+    #[test]
+    fn by_default_the_network_plays_only_where_it_won_its_match() {
+        let limits = Limits {
+            max_depth: Some(2),
+            ..Limits::default()
+        };
+        // Freestyle 15x15 (nn::net::DEFAULT_ON) with the built-in network; freestyle
+        // 20x20 and renju 15x15 with the classical search, though networks play them.
+        for (rule, size, on) in [
+            (Rule::Freestyle, 15, true),
+            (Rule::Freestyle, 20, false),
+            (Rule::Renju, 15, false),
+            (Rule::Exact, 15, false),
+        ] {
+            let mut b = Board::square(size, rule).unwrap();
+            b.make(Pos::new(7, 7));
+            let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
+            assert_eq!(s.params.use_net, -1);
+            s.search(&b, &limits, &mut |_| {});
+            assert_eq!(s.uses_net(), on, "{rule:?} {size}");
+            // use_net=1 turns it on everywhere a network plays.
+            s.params.use_net = 1;
+            s.search(&b, &limits, &mut |_| {});
+            assert!(s.uses_net(), "{rule:?} {size}");
+        }
     }
 
     #[test]

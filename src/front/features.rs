@@ -20,6 +20,7 @@ use crate::core::eval;
 use crate::core::pattern::Threat;
 use crate::core::rules;
 use crate::core::types::{format_score, Color, Pos, Rule};
+use crate::engine::search::Params;
 use crate::front::protocol::{pv_text, Names};
 use crate::nn::Evaluator;
 
@@ -35,9 +36,9 @@ const LISTED: [(&str, &[Threat]); 4] = [
 ];
 
 /// The `MESSAGE features: …` lines for `board` (the side to move as the board has it);
-/// `walls` are squares nobody may play (continuous-game marks), `use_net` the search's
-/// `INFO use_net`.
-pub fn lines(board: &Board, walls: &[Pos], names: &Names, use_net: bool) -> Vec<String> {
+/// `walls` are squares nobody may play (continuous-game marks), `params` the search's
+/// (for `INFO use_net`).
+pub fn lines(board: &Board, walls: &[Pos], names: &Names, params: &Params) -> Vec<String> {
     let mut b = board.clone();
     let side = b.side_to_move();
     let mut out = Vec::new();
@@ -97,8 +98,12 @@ pub fn lines(board: &Board, walls: &[Pos], names: &Names, use_net: bool) -> Vec<
                 v.wdl[0] * 100.0,
                 v.wdl[1] * 100.0,
                 v.wdl[2] * 100.0,
-                if use_net { "used" } else { "not used" },
-                u8::from(use_net)
+                match params.net_mode(b.rule(), b.width(), b.height()) {
+                    0 => "not used",
+                    1 => "used",
+                    _ => "its policy used",
+                },
+                params.use_net
             )));
             out.push(say(format!(
                 "network policy: {}",
@@ -159,7 +164,11 @@ mod tests {
             b.make(Pos::new(x, y));
         }
         let names = Names::plain(15, 15);
-        let l = lines(&b, &[], &names, false);
+        let params = Params {
+            use_net: 0,
+            ..Params::default()
+        };
+        let l = lines(&b, &[], &names, &params);
         assert_eq!(
             l[0],
             "MESSAGE features: freestyle 15x15, 5 stones, white to move"
@@ -188,7 +197,7 @@ mod tests {
         // Caro has no network; renju lists black's fouls.
         let mut c = Board::new(15, 15, Rule::Caro).unwrap();
         c.make(Pos::new(7, 7));
-        assert!(lines(&c, &[], &names, false)
+        assert!(lines(&c, &[], &names, &Params::default())
             .contains(&"MESSAGE features: no network for caro".to_string()));
         let mut r = Board::new(15, 15, Rule::Renju).unwrap();
         // Black at 6,7 7,7 and 8,6 8,5: 8,7 makes two open threes (h8 row and column).
@@ -204,7 +213,7 @@ mod tests {
         ] {
             r.make(Pos::new(x, y));
         }
-        let l = lines(&r, &[], &names, false);
+        let l = lines(&r, &[], &names, &Params::default());
         let last = l.last().unwrap();
         assert!(
             last.starts_with("MESSAGE features: forbidden for black: "),

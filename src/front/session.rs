@@ -1866,8 +1866,8 @@ impl Session {
         let Some(g) = self.game.as_ref() else {
             return self.error("YXPRINTFEATURE: no game; send START first");
         };
-        let use_net = self.engine().params().use_net != 0;
-        for l in features::lines(&g.board, &g.walls, &self.names(), use_net) {
+        let params = self.engine().params().clone();
+        for l in features::lines(&g.board, &g.walls, &self.names(), &params) {
             self.reply(&l);
         }
         Flow::Continue

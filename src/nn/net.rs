@@ -341,6 +341,18 @@ const EMBEDDED: &[&[u8]] = &[
     include_bytes!("nets/exact5.fnet"),
 ];
 
+/// The rules and board sizes (rule, width, height) where the search evaluates with the
+/// network unless told otherwise (`use_net` -1, the default): those where the network
+/// won an SPRT match against the classical search of the same build (docs/network.md,
+/// "Matches"). Elsewhere the classical evaluation stays the default.
+pub const DEFAULT_ON: &[(Rule, usize, usize)] = &[(Rule::Freestyle, 15, 15)];
+
+/// Whether the network is the default for `rule` on a `width` x `height` board
+/// ([`DEFAULT_ON`]).
+pub fn on_by_default(rule: Rule, width: usize, height: usize) -> bool {
+    DEFAULT_ON.contains(&(rule, width, height))
+}
+
 /// The environment variable naming a network file that replaces the built-in network of
 /// its rule, for experiments (every subcommand and the protocol read it).
 pub const NET_FILE_VAR: &str = "FIVEFOLD_NET";
