@@ -26,16 +26,11 @@
 use crate::core::board::Board;
 use crate::core::types::{Color, Pos, Rule};
 use crate::front::database::{Database, Key};
-use crate::front::protocol::{one_line, DbFile};
+use crate::front::protocol::{one_line, plural, DbFile};
 use crate::front::renlib;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::time::Instant;
-
-/// `1 position`, `3 positions`: a count and its word.
-pub(crate) fn plural(n: usize, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
-}
 
 /// Writes `bytes` to `path` through a temporary file beside it, so that a failed write
 /// leaves no half file under the name.

@@ -613,6 +613,11 @@ pub fn one_line(s: &str) -> String {
         .collect()
 }
 
+/// `1 position`, `3 positions`: a count and its word, for reply text.
+pub fn plural(n: usize, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
+}
+
 /// Engine description for `ABOUT`. The optional fields are left out of the reply when
 /// `None` rather than filled with a placeholder.
 pub struct About {

@@ -54,11 +54,10 @@ use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
 use crate::engine::{Engine, StopToken, MAX_THREADS};
 use crate::front::database::{self, Database, Key, Record};
-use crate::front::dbfile::plural;
 use crate::front::ponder::Ponder;
 use crate::front::protocol::DbCommand;
 use crate::front::protocol::{
-    self, clean, one_line, BlockLine, Command, Names, Progress, Realtime,
+    self, clean, one_line, plural, BlockLine, Command, Names, Progress, Realtime,
 };
 use crate::front::{balance, defend, features, hashfile, soosorv, strength, swap2};
 use anyhow::Result;
