@@ -1379,10 +1379,22 @@ fn bound(best: Score, alpha: Score, beta: Score) -> Bound {
     }
 }
 
-/// Convenience: searches a position with a fresh table of `hash_mb` megabytes.
+/// Convenience: searches a position with a fresh table of `hash_mb` megabytes and the
+/// default parameters.
 pub fn search_position(board: &Board, limits: &Limits, hash_mb: usize) -> SearchResult {
+    search_position_with(board, limits, hash_mb, &Params::default())
+}
+
+/// [`search_position`] with these parameters.
+pub fn search_position_with(
+    board: &Board,
+    limits: &Limits,
+    hash_mb: usize,
+    params: &Params,
+) -> SearchResult {
     let tt = Arc::new(Tt::new(hash_mb << 20));
     let mut s = Searcher::new(tt, StopToken::new());
+    s.params = params.clone();
     s.search(board, limits, &mut |_| {})
 }
 

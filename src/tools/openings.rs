@@ -4,7 +4,9 @@
 //! counted from the top).
 //!
 //! Openings are random stones within three squares of the centre (seeded, so the file is
-//! reproducible), kept only when a search to an even depth (6 by default) scores the
+//! reproducible), kept only when a search to an even depth (6 by default) with the
+//! classical evaluation (`use_net=0`, in every rule: the window below was chosen for it,
+//! and a seed gives the same openings whatever the engine's default evaluation) scores the
 //! position at most zero and at least -40 (`--max-eval`) for the side to move, so a
 //! match measures play, not the luck of the draw. Why not a window around zero: the
 //! evaluation gives the side to move a bonus for having the move, which an even-depth
@@ -16,7 +18,7 @@
 //! `docs/strength.md` ("Openings").
 
 use crate::core::types::{symmetries, Pos, Rule};
-use crate::engine::search::{search_position, Limits};
+use crate::engine::search::{search_position_with, Limits, Params};
 use crate::io::args;
 use crate::io::output::outln;
 use crate::tools::selfplay::random_opening_within;
@@ -140,9 +142,13 @@ impl Default for Spec {
     }
 }
 
-/// Generates up to `count` balanced openings: the search to `depth` scores each between
-/// `-max_eval` and 0 for the side to move. At most 200 tries per opening wanted.
+/// Generates up to `count` balanced openings: the classical search to `depth` scores each
+/// between `-max_eval` and 0 for the side to move. At most 200 tries per opening wanted.
 pub fn balanced(spec: &Spec) -> Vec<Vec<Pos>> {
+    let classical = Params {
+        use_net: 0,
+        ..Params::default()
+    };
     let Spec {
         rule,
         size,
@@ -181,13 +187,14 @@ pub fn balanced(spec: &Spec) -> Vec<Vec<Pos>> {
         if !legal {
             continue;
         }
-        let r = search_position(
+        let r = search_position_with(
             &b,
             &Limits {
                 max_depth: Some(depth),
                 ..Limits::default()
             },
             8,
+            &classical,
         );
         if (-max_eval..=0).contains(&r.score) {
             out.push(o);
@@ -345,13 +352,17 @@ mod tests {
             for &q in o {
                 b.make(q);
             }
-            let r = search_position(
+            let r = search_position_with(
                 &b,
                 &Limits {
                     max_depth: Some(2),
                     ..Limits::default()
                 },
                 8,
+                &Params {
+                    use_net: 0,
+                    ..Params::default()
+                },
             );
             assert!((-40..=0).contains(&r.score), "{o:?} scores {}", r.score);
         }
