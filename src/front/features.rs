@@ -181,6 +181,12 @@ mod tests {
             l[2].contains("not used by the search (INFO use_net 0)"),
             "{l:?}"
         );
+        // By default the search uses the network in freestyle 15x15.
+        let d = lines(&b, &[], &names, &Params::default());
+        assert!(
+            d[2].ends_with(", used by the search (INFO use_net -1)"),
+            "{d:?}"
+        );
         assert!(
             l[3].starts_with("MESSAGE features: network policy: "),
             "{l:?}"

@@ -430,6 +430,12 @@ mod tests {
                 n.rule
             );
         }
+        // Where the network is the default, one is built in.
+        for &(rule, w, h) in DEFAULT_ON {
+            assert!(nets.iter().any(|n| n.plays(rule)), "{rule:?} {w}x{h}");
+            assert!(on_by_default(rule, w, h));
+        }
+        assert!(!on_by_default(Rule::Freestyle, 20, 20));
     }
 
     #[test]
