@@ -10,7 +10,10 @@
 //!
 //! `pbrain-fivefold train` (`crate::tools::train`) fits the weights to `datagen`'s
 //! positions; the weights the engine plays with are built into the binary
-//! ([`net::available`]: the built-in networks and `FIVEFOLD_NET`). Rules without a network (caro) use the classical evaluation.
+//! ([`net::available`]: the built-in networks and `FIVEFOLD_NET`). The search uses them by
+//! default where they won their match against the classical search
+//! ([`net::DEFAULT_ON`]), and wherever the search parameter `use_net` says; rules
+//! without a network (caro) use the classical evaluation.
 
 pub mod eval;
 pub mod features;
