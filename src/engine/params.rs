@@ -150,6 +150,15 @@ pub fn find(name: &str) -> Option<&'static Param> {
 }
 
 impl Params {
+    /// The default parameters with the network off everywhere (`use_net` 0): the
+    /// classical search, whatever the rule and size.
+    pub fn classical() -> Params {
+        Params {
+            use_net: 0,
+            ..Params::default()
+        }
+    }
+
     /// What [`Params::use_net`] means for a board of `rule` and this size: 0 (the
     /// classical search), 1 (the network's value and policy) or 2 (its policy only).
     /// Whether a network plays the rule is the searcher's to find.

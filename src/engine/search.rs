@@ -1556,7 +1556,7 @@ mod tests {
         }
         let classical = |b: &Board| {
             let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
-            s.params.use_net = 0;
+            s.params = Params::classical();
             let r = s.search(b, &limits, &mut |_| {});
             (r.best, r.score, r.nodes)
         };

@@ -164,11 +164,7 @@ mod tests {
             b.make(Pos::new(x, y));
         }
         let names = Names::plain(15, 15);
-        let params = Params {
-            use_net: 0,
-            ..Params::default()
-        };
-        let l = lines(&b, &[], &names, &params);
+        let l = lines(&b, &[], &names, &Params::classical());
         assert_eq!(
             l[0],
             "MESSAGE features: freestyle 15x15, 5 stones, white to move"

@@ -1865,8 +1865,8 @@ impl Session {
         let Some(g) = self.game.as_ref() else {
             return self.error("YXPRINTFEATURE: no game; send START first");
         };
-        let params = self.engine().params().clone();
-        for l in features::lines(&g.board, &g.walls, &self.names(), &params) {
+        let lines = features::lines(&g.board, &g.walls, &self.names(), self.engine().params());
+        for l in lines {
             self.reply(&l);
         }
         Flow::Continue

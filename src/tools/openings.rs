@@ -145,10 +145,7 @@ impl Default for Spec {
 /// Generates up to `count` balanced openings: the classical search to `depth` scores each
 /// between `-max_eval` and 0 for the side to move. At most 200 tries per opening wanted.
 pub fn balanced(spec: &Spec) -> Vec<Vec<Pos>> {
-    let classical = Params {
-        use_net: 0,
-        ..Params::default()
-    };
+    let classical = Params::classical();
     let Spec {
         rule,
         size,
@@ -359,10 +356,7 @@ mod tests {
                     ..Limits::default()
                 },
                 8,
-                &Params {
-                    use_net: 0,
-                    ..Params::default()
-                },
+                &Params::classical(),
             );
             assert!((-40..=0).contains(&r.score), "{o:?} scores {}", r.score);
         }
