@@ -18,6 +18,10 @@
 #                         format, e.g. ../shared/openings/spread_freestyle_15x15.pos.txt;
 #                         played in file order, each with both colours: GAMES = 2 x lines
 #                         plays each once,
+#              SHIFT = N: moves every `pos` opening N squares right and N up before it
+#                         is played, e.g. SHIFT=2 SIZE=20 puts the 15x15 spread-out
+#                         openings in the middle of a 20x20 board (an opening that
+#                         would leave the board is refused),
 #              SPRT = c-gomoku-cli's sequential test, e.g. "elo0=0 elo1=10 alpha=0.05
 #                         beta=0.05": the match stops when it decides (A better by elo1,
 #                         or not better than elo0) or after GAMES games.
@@ -40,6 +44,17 @@ if [ -n "${OPENINGS:-}" ]; then
 else
   "$GEN" openings --count $(( (GAMES + 1) / 2 )) --size "$SIZE" --rule "$RULE" --seed "${SEED:-7}" --format offset > "$OUT/openings.txt"
   TYPE=offset
+fi
+if [ -n "${SHIFT:-}" ]; then
+  [ "$TYPE" = pos ] && [[ "$SHIFT" =~ ^[0-9]+$ ]] || { echo "match.sh: SHIFT takes a number of squares and openings in pos format" >&2; exit 2; }
+  awk -v s="$SHIFT" -v n="$SIZE" 'BEGIN { a = "abcdefghijklmnopqrstuvwxyz" }
+    { out = ""; line = $0
+      while (match(line, /[a-z][0-9]+/)) {
+        c = index(a, substr(line, RSTART, 1)) + s; r = substr(line, RSTART + 1, RLENGTH - 1) + s
+        if (c > n || r > n) { printf "match.sh: opening %d leaves the %dx%d board when moved by %d\n", NR, n, n, s > "/dev/stderr"; exit 1 }
+        out = out substr(a, c, 1) r; line = substr(line, RSTART + RLENGTH) }
+      print out }' "$OUT/openings.txt" > "$OUT/openings.moved" || exit 2
+  mv "$OUT/openings.moved" "$OUT/openings.txt"
 fi
 # -sprt takes its settings as separate words.
 read -r -a SPRT_ARGS <<< "${SPRT:-}"

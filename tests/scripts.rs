@@ -276,3 +276,48 @@ fn windows_dist_and_piskvork_scripts_answer_help_and_refuse_unknown_options() {
     let (_, out, _) = run_script("windows.sh", &["--help"]);
     assert!(out.starts_with("Builds pbrain-fivefold.exe"), "{out}");
 }
+
+/// `SHIFT=N` moves every `pos` opening N squares right and N up before c-gomoku-cli gets
+/// the file (the 15x15 spread-out openings in the middle of a 20x20 board), and refuses
+/// an opening the move would take off the board.
+#[cfg(unix)]
+#[test]
+fn match_shifts_pos_openings_onto_a_larger_board() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = std::env::temp_dir().join(format!("fivefold-match-{}", std::process::id()));
+    fs::create_dir_all(&tmp).unwrap();
+    // A stand-in for c-gomoku-cli: a score line, as the real one prints at the end.
+    let cli = tmp.join("cli");
+    fs::write(&cli, "#!/bin/sh\necho 'Score of a vs b: 1 - 1 - 0  [0.500] 2'\n").unwrap();
+    fs::set_permissions(&cli, fs::Permissions::from_mode(0o755)).unwrap();
+    let openings = tmp.join("openings.pos.txt");
+    fs::write(&openings, "h8i9j7\n\na1o15\n").unwrap();
+    let run = |size: &str, out: &Path| {
+        let out = Command::new("bash")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/match.sh"))
+            .args(["/bin/sh", "/bin/sh", "4", "0/0.5", "0", size])
+            .env("CGOMOKU", &cli)
+            .env("OPENINGS", &openings)
+            .env("SHIFT", "2")
+            .env("OUT", out)
+            .output()
+            .expect("bash runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned()
+                + &String::from_utf8_lossy(&out.stderr),
+        )
+    };
+    let (code, text) = run("20", &tmp.join("big"));
+    let moved = fs::read_to_string(tmp.join("big/openings.txt")).unwrap_or_default();
+    let (code15, text15) = run("15", &tmp.join("small"));
+    fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, Some(0), "{text}");
+    assert_eq!(moved, "j10k11l9\nc3q17\n");
+    assert!(text.contains("games 2  score 50.0%"), "{text}");
+    assert_eq!(code15, Some(2), "{text15}");
+    assert!(
+        text15.contains("opening 2 leaves the 15x15 board when moved by 2"),
+        "{text15}"
+    );
+}
