@@ -288,7 +288,11 @@ fn match_shifts_pos_openings_onto_a_larger_board() {
     fs::create_dir_all(&tmp).unwrap();
     // A stand-in for c-gomoku-cli: a score line, as the real one prints at the end.
     let cli = tmp.join("cli");
-    fs::write(&cli, "#!/bin/sh\necho 'Score of a vs b: 1 - 1 - 0  [0.500] 2'\n").unwrap();
+    fs::write(
+        &cli,
+        "#!/bin/sh\necho 'Score of a vs b: 1 - 1 - 0  [0.500] 2'\n",
+    )
+    .unwrap();
     fs::set_permissions(&cli, fs::Permissions::from_mode(0o755)).unwrap();
     let openings = tmp.join("openings.pos.txt");
     fs::write(&openings, "h8i9j7\n\na1o15\n").unwrap();
