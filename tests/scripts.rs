@@ -45,6 +45,15 @@ fn run_dir(dir: &Path, me: &str, opp: &str, games: &[(bool, &str, bool)]) {
 
 /// Runs `scripts/NAME` with `args`; returns its exit code, stdout and stderr.
 fn run_script<S: AsRef<std::ffi::OsStr>>(name: &str, args: &[S]) -> (Option<i32>, String, String) {
+    run_script_with(name, args, &[])
+}
+
+/// [`run_script`] with environment variables `envs` set for the script.
+fn run_script_with<S: AsRef<std::ffi::OsStr>>(
+    name: &str,
+    args: &[S],
+    envs: &[(&str, &std::ffi::OsStr)],
+) -> (Option<i32>, String, String) {
     let out = Command::new("bash")
         .arg(
             Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -52,6 +61,7 @@ fn run_script<S: AsRef<std::ffi::OsStr>>(name: &str, args: &[S]) -> (Option<i32>
                 .join(name),
         )
         .args(args)
+        .envs(envs.iter().copied())
         .output()
         .expect("bash runs");
     (
@@ -227,17 +237,8 @@ fn speed_compares_time_to_depth_and_refuses_different_trees() {
     fake_bench(&new, 100, "abc");
     fake_bench(&other, 100, "def");
     let speed = |a: &Path, b: &Path| {
-        let out = Command::new("bash")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/speed.sh"))
-            .args([a, b])
-            .env("RUNS", "3")
-            .output()
-            .expect("bash runs");
-        let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        (
-            out.status.code(),
-            text + &String::from_utf8_lossy(&out.stderr),
-        )
+        let (code, out, err) = run_script_with("speed.sh", &[a, b], &[("RUNS", "3".as_ref())]);
+        (code, out + &err)
     };
     // 300 ms against 200 ms to depth: 1.5 times as fast.
     let (code, text) = speed(&old, &new);
@@ -297,20 +298,15 @@ fn match_shifts_pos_openings_onto_a_larger_board() {
     let openings = tmp.join("openings.pos.txt");
     fs::write(&openings, "h8i9j7\n\na1o15\n").unwrap();
     let run = |size: &str, out: &Path| {
-        let out = Command::new("bash")
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/match.sh"))
-            .args(["/bin/sh", "/bin/sh", "4", "0/0.5", "0", size])
-            .env("CGOMOKU", &cli)
-            .env("OPENINGS", &openings)
-            .env("SHIFT", "2")
-            .env("OUT", out)
-            .output()
-            .expect("bash runs");
-        (
-            out.status.code(),
-            String::from_utf8_lossy(&out.stdout).into_owned()
-                + &String::from_utf8_lossy(&out.stderr),
-        )
+        let envs = [
+            ("CGOMOKU", cli.as_os_str()),
+            ("OPENINGS", openings.as_os_str()),
+            ("SHIFT", "2".as_ref()),
+            ("OUT", out.as_os_str()),
+        ];
+        let args = ["/bin/sh", "/bin/sh", "4", "0/0.5", "0", size];
+        let (code, out, err) = run_script_with("match.sh", &args, &envs);
+        (code, out + &err)
     };
     let (code, text) = run("20", &tmp.join("big"));
     let moved = fs::read_to_string(tmp.join("big/openings.txt")).unwrap_or_default();
