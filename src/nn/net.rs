@@ -334,7 +334,8 @@ impl Net {
 
 /// The network files built into the binary (from `src/nn/nets/`), one per rule that
 /// has one: `freestyle.fnet` is n5 of docs/network.md (1.6 million positions of
-/// classical self-play), `renju.fnet` r3 (673,000) and `exact5.fnet` e3 (573,000).
+/// classical self-play), `renju.fnet` r4 (1.24 million) and `exact5.fnet` e4 (1.16
+/// million).
 const EMBEDDED: &[&[u8]] = &[
     include_bytes!("nets/freestyle.fnet"),
     include_bytes!("nets/renju.fnet"),
