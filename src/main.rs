@@ -8,7 +8,7 @@
 
 use clap::{Parser, Subcommand};
 use fivefold::front::{analyse, play, solve};
-use fivefold::tools::{bench, datagen, openings, puzzles, selfplay, style, train, tune};
+use fivefold::tools::{bench, datagen, import, openings, puzzles, selfplay, style, train, tune};
 use std::process::ExitCode;
 
 /// Fivefold, a Gomoku and Renju engine. With no command it speaks the Gomocup (Piskvork)
@@ -54,6 +54,8 @@ enum Command {
     Style(style::Options),
     /// Self-play training positions for a learned evaluation, in a binary file
     Datagen(datagen::Options),
+    /// Training positions from another engine's games (c-gomoku-cli sample files)
+    Import(import::Options),
     /// Train the learned evaluation and policy on datagen files
     Train(train::Options),
 }
@@ -94,6 +96,7 @@ fn main() -> ExitCode {
         Some(Command::Tune(o)) => finish(tune::run(&o)),
         Some(Command::Style(o)) => finish(style::run(&o)),
         Some(Command::Datagen(o)) => finish(datagen::run(&o)),
+        Some(Command::Import(o)) => finish(import::run(&o)),
         Some(Command::Train(o)) => finish(train::run(&o)),
     }
 }
@@ -165,6 +168,7 @@ mod tests {
             &["x", "tune"],
             &["x", "style", "--sgf", "g.sgf"],
             &["x", "datagen", "--out", "d.data"],
+            &["x", "import", "g.csv", "--out", "d.data"],
         ] {
             if let Err(e) = Cli::try_parse_from(args) {
                 panic!("{args:?}: {e}");

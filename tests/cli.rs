@@ -9,7 +9,7 @@ use common::{run, Run};
 /// Every subcommand (and the `analyze` alias).
 const SUBCOMMANDS: &[&str] = &[
     "protocol", "play", "analyse", "analyze", "solve", "bench", "puzzles", "selfplay", "openings",
-    "tune", "style", "datagen", "train",
+    "tune", "style", "datagen", "import", "train",
 ];
 
 fn data(name: &str) -> String {
@@ -512,4 +512,49 @@ fn train_refuses_what_it_cannot_train_on() {
         ],
         "FIVEDATA",
     );
+}
+
+#[test]
+fn import_reads_sample_files_that_train_then_learns_from() {
+    let dir = std::env::temp_dir().join(format!("fivefold-cli-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    // Two games as c-gomoku-cli writes them: black wins the first on row 8, the second
+    // is a draw (cut short here; the result is what the file says).
+    std::fs::write(
+        path("games.csv"),
+        "h8i9,i8,2\nh8i9i8,j9,0\nh8i9i8j9,j8,2\nh8i9i8j9j8,k9,0\nh8i9i8j9j8k9,k8,2\n\
+         h8i9i8j9j8k9k8,l9,0\nh8i9i8j9j8k9k8l9,g8,2\nd4e5,f6,1\nd4e5f6,c3,1\n",
+    )
+    .unwrap();
+    let Run { code, out, err } = run(&["import", &path("games.csv"), "--out", &path("g.data")]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.contains("import: 9 samples of 2 games, 8 positions written"),
+        "{err}"
+    );
+    let Run { code, err, .. } = run(&[
+        "train",
+        "--data",
+        &path("g.data"),
+        "--out",
+        &path("g.fnet"),
+        "--epochs",
+        "1",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    // The 8 positions, split between training and held out by game.
+    assert!(err.contains("train: freestyle network, "), "{err}");
+    assert!(std::fs::metadata(path("g.fnet")).is_ok(), "{err}");
+    std::fs::write(path("bad.csv"), "h8i9,i8,2\nh8i9i8,h8,0\n").unwrap();
+    refused(
+        &["import", &path("bad.csv"), "--out", &path("b.data")],
+        "bad.csv line 2: 'h8i9i8,h8,0': the move h8 is on an occupied square",
+    );
+    refused(
+        &["import", &path("none.csv"), "--out", &path("b.data")],
+        "none.csv",
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

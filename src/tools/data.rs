@@ -55,8 +55,11 @@ pub mod flags {
     pub const THREAT_WIN: u8 = 1;
     /// The opponent threatens to make five: the best move is a forced block.
     pub const FORCED: u8 = 2;
+    /// The record has no search score (its score is 0): it comes from another engine's
+    /// game (`import`), which gives the move and the result only.
+    pub const NO_SCORE: u8 = 4;
     /// Every bit version 1 defines; the others must be 0.
-    pub const ALL: u8 = THREAT_WIN | FORCED;
+    pub const ALL: u8 = THREAT_WIN | FORCED | NO_SCORE;
 }
 
 /// What a file holds: the rule and the board size, the same for every record.

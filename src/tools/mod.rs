@@ -3,11 +3,12 @@
 //! for match runners ([`openings`]), fitting the evaluation weights ([`tune`]), puzzle
 //! suites ([`puzzles`]), what recorded players' moves make and block ([`style`]), and
 //! training data for a learned evaluation: self-play positions ([`datagen`]) in a
-//! binary format ([`data`]).
+//! binary format ([`data`]), and positions from another engine's games ([`import`](mod@import)).
 
 pub mod bench;
 pub mod data;
 pub mod datagen;
+pub mod import;
 pub mod openings;
 pub mod puzzles;
 pub mod selfplay;

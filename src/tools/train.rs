@@ -8,7 +8,8 @@
 //! **Targets.** Value: the game's result for the side to move (win, draw or loss) mixed
 //! with the search's score (`σ(score / 200)` as win or loss, 200 being the evaluation's
 //! units per logit; a proven score is a certain win or loss), `--result-weight` of the
-//! first. Policy: the move the search chose. The loss is the value's cross-entropy plus
+//! first; the result alone for a record without a score (`import`'s, flag `NO_SCORE`).
+//! Policy: the move the search chose. The loss is the value's cross-entropy plus
 //! `--policy-weight` times the policy's.
 //!
 //! **Symmetry.** The network is the same on all eight images of a position (mirror
@@ -216,6 +217,12 @@ pub struct Prepared {
 
 /// The value target of a record (see the module text).
 pub fn value_target(r: &Record, result_weight: f32) -> [f32; 3] {
+    // An imported record has no score: the result is the whole target.
+    let result_weight = if r.flags & data::flags::NO_SCORE != 0 {
+        1.0
+    } else {
+        result_weight
+    };
     let result = match r.result {
         GameResult::Win => [1.0, 0.0, 0.0],
         GameResult::Draw => [0.0, 1.0, 0.0],

@@ -1,0 +1,439 @@
+//! `pbrain-fivefold import`: training positions from another engine's games, read from
+//! c-gomoku-cli's sample files and written in the format of [`data`] (`docs/data.md`),
+//! so that `train` can learn from a stronger engine's moves and results.
+//!
+//! c-gomoku-cli writes a sample for each move an engine played (`-sample format=csv`):
+//! one line `POSITION,MOVE,RESULT`, where `POSITION` is the game so far in its `pos`
+//! notation (`h8i9g10`, rows from 1 at the top, black first), `MOVE` the square the
+//! engine chose in the same notation, and `RESULT` the game's result for the side to
+//! move: 0 loss, 1 draw, 2 win. A game's samples are written together, in move order,
+//! when it ends; the games of a time loss, crash or illegal move are left out by
+//! c-gomoku-cli itself.
+//!
+//! Each line becomes one record: the stones, the side to move (black after an even
+//! number of moves), the move as the best move and the result. There is no search score
+//! in the file, so the record's score is 0 and it carries [`flags::NO_SCORE`]: the
+//! trainer's value target is then the result alone. [`flags::FORCED`] is set as
+//! `datagen` sets it (the opponent threatens five). As in `datagen`, a position where
+//! the side to move can make five at once is not written.
+//!
+//! Games are told apart by their moves: a line continues the game of the line before
+//! it when its position is that line's position followed by that line's move (or, with
+//! a sampling rate below 1, by more moves from there); anything else starts a new game.
+//! Game numbers run from 0 over all the files in the order given, so the trainer's
+//! held-out split (by game) never puts one game on both sides.
+//!
+//! Every line is checked on the board (squares on it, empty, no renju foul, no move
+//! after the end of the game, the results of one game agreeing), and a bad line is an
+//! error that names the file and the line. The one exception is a last line without its
+//! newline, which is what an interrupted c-gomoku-cli leaves: it is skipped, with a note.
+
+use crate::core::board::Board;
+use crate::core::pattern::Threat;
+use crate::core::rules;
+use crate::core::types::{Color, Pos, Rule};
+use crate::io::args;
+use crate::tools::data::{flags, GameResult, Header, Record, Writer};
+use crate::tools::openings::{parse_pos_line, pos_line};
+use anyhow::{anyhow, bail, ensure, Context, Result};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// The command line of `import`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_help = "\
+Reads c-gomoku-cli sample files (-sample format=csv: one 'position,move,result' line per
+move an engine played) and writes one record per move to --out (format: docs/data.md),
+with no search score (flag NO_SCORE), for train. A summary goes to stderr.
+
+Example (Rapfi's games as a teacher; train/teacher-games.sh makes such files):
+  c-gomoku-cli -engine cmd=pbrain-rapfi -engine cmd=pbrain-rapfi -each nodes=50000 \\
+    -openings file=openings.txt type=pos -games 1000 -sample file=games.csv format=csv
+  pbrain-fivefold import games.csv --out rapfi.data --rule freestyle --size 15")]
+pub struct Options {
+    /// c-gomoku-cli sample files in CSV form, read in this order
+    #[arg(value_name = "CSV", required = true)]
+    pub csv: Vec<PathBuf>,
+    /// The file to write (replaced if it exists)
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Rule the games were played under: freestyle, exact5, renju, caro, caro-exact5, or 0, 1, 4, 8, 9
+    #[arg(long, value_name = "RULE", default_value = "freestyle", value_parser = args::rule)]
+    pub rule: Rule,
+    /// Board size (square)
+    #[arg(long, value_name = "N", default_value_t = 15, value_parser = args::board_size)]
+    pub size: usize,
+}
+
+/// One sample line, read but not yet checked on the board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// The moves so far, black's first.
+    pub moves: Vec<Pos>,
+    /// The move the engine played.
+    pub played: Pos,
+    /// The game's result for the side to move.
+    pub result: GameResult,
+}
+
+/// Reads one `POSITION,MOVE,RESULT` line on a `size` x `size` board.
+pub fn parse_line(line: &str, size: usize) -> Result<Sample> {
+    let fields: Vec<&str> = line.trim().split(',').map(str::trim).collect();
+    let [position, played, result] = fields[..] else {
+        bail!("{} fields where 'position,move,result' has 3", fields.len());
+    };
+    let squares = |s: &str| -> Result<Vec<Pos>> {
+        Ok(parse_pos_line(s, size, size)
+            .map_err(|e| anyhow!(e))?
+            .into_iter()
+            .map(|(x, y)| Pos::new(x, y))
+            .collect())
+    };
+    let moves = squares(position)?;
+    let played = match squares(played)?[..] {
+        [p] => p,
+        _ => bail!("the move '{played}' is not one square"),
+    };
+    let result = match result {
+        "0" => GameResult::Loss,
+        "1" => GameResult::Draw,
+        "2" => GameResult::Win,
+        _ => bail!("result '{result}' is not 0 (loss), 1 (draw) or 2 (win)"),
+    };
+    Ok(Sample {
+        moves,
+        played,
+        result,
+    })
+}
+
+/// Turns samples into records, numbering games and checking each sample on the board.
+pub struct Importer {
+    rule: Rule,
+    size: usize,
+    /// The game number of the next new game.
+    next_game: u32,
+    /// The last sample's game: its number, the moves up to and with the move played,
+    /// and black's result.
+    last: Option<(u32, Vec<Pos>, GameResult)>,
+    /// Samples whose side to move could make five (not written).
+    pub fives_skipped: u64,
+}
+
+/// The result for the other side.
+fn flip(r: GameResult) -> GameResult {
+    match r {
+        GameResult::Win => GameResult::Loss,
+        GameResult::Draw => GameResult::Draw,
+        GameResult::Loss => GameResult::Win,
+    }
+}
+
+impl Importer {
+    pub fn new(rule: Rule, size: usize) -> Importer {
+        Importer {
+            rule,
+            size,
+            next_game: 0,
+            last: None,
+            fives_skipped: 0,
+        }
+    }
+
+    /// Games begun so far.
+    pub fn games(&self) -> u32 {
+        self.next_game
+    }
+
+    /// The record of a sample, or `None` when the side to move could make five.
+    pub fn record(&mut self, s: &Sample) -> Result<Option<Record>> {
+        let mut b = Board::square(self.size, self.rule).map_err(|e| anyhow!(e))?;
+        for (k, &p) in s.moves.iter().enumerate() {
+            let name = pos_line(&[p]);
+            ensure!(
+                rules::game_end(&b).is_none(),
+                "move {} ({name}) comes after the end of the game",
+                k + 1
+            );
+            ensure!(
+                b.is_empty(p),
+                "move {} ({name}) is on an occupied square",
+                k + 1
+            );
+            ensure!(
+                rules::is_legal(&mut b, p),
+                "move {} ({name}) is a forbidden move for black",
+                k + 1
+            );
+            b.make(p);
+        }
+        let played = pos_line(&[s.played]);
+        ensure!(
+            rules::game_end(&b).is_none(),
+            "the game is over before the move {played}"
+        );
+        ensure!(
+            b.is_empty(s.played),
+            "the move {played} is on an occupied square"
+        );
+        ensure!(
+            rules::is_legal(&mut b, s.played),
+            "the move {played} is a forbidden move for black"
+        );
+        let me = b.side_to_move();
+        let black_result = if me == Color::Black {
+            s.result
+        } else {
+            flip(s.result)
+        };
+        let same_game = match &self.last {
+            Some((_, line, _)) => s.moves.len() >= line.len() && s.moves.starts_with(line),
+            None => false,
+        };
+        let game = match &self.last {
+            Some((g, _, r)) if same_game => {
+                ensure!(
+                    *r == black_result,
+                    "the result disagrees with the game's earlier lines"
+                );
+                *g
+            }
+            _ => {
+                self.next_game += 1;
+                self.next_game - 1
+            }
+        };
+        let mut line = s.moves.clone();
+        line.push(s.played);
+        self.last = Some((game, line, black_result));
+        if b.count(me, Threat::Five) > 0 {
+            self.fives_skipped += 1;
+            return Ok(None);
+        }
+        let mut f = flags::NO_SCORE;
+        if b.count(me.opp(), Threat::Five) > 0 {
+            f |= flags::FORCED;
+        }
+        Ok(Some(Record {
+            game,
+            ply: b.move_count() as u16,
+            best: Record::index_of(s.played, self.size),
+            score: 0,
+            side_to_move: me,
+            result: s.result,
+            flags: f,
+            stones: Record::stones_of(&b),
+        }))
+    }
+}
+
+/// Reads the sample files into `writer`; returns the lines read and the records
+/// written.
+pub fn import<W: Write>(
+    files: &[PathBuf],
+    importer: &mut Importer,
+    writer: &mut Writer<W>,
+) -> Result<(u64, u64)> {
+    let (mut lines, mut written) = (0, 0);
+    for path in files {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let cut_off = !text.is_empty() && !text.ends_with('\n');
+        let all: Vec<&str> = text.lines().collect();
+        for (n, line) in all.iter().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            if cut_off && n + 1 == all.len() {
+                eprintln!(
+                    "import: {} line {}: no newline at the end, a cut-off write; skipped",
+                    path.display(),
+                    n + 1
+                );
+                continue;
+            }
+            lines += 1;
+            let at = || format!("{} line {}: '{}'", path.display(), n + 1, line.trim());
+            let sample = parse_line(line, importer.size).with_context(at)?;
+            if let Some(r) = importer.record(&sample).with_context(at)? {
+                writer
+                    .write(&r)
+                    .with_context(|| "cannot write the output")?;
+                written += 1;
+            }
+        }
+    }
+    Ok((lines, written))
+}
+
+/// Runs `import`.
+pub fn run(opts: &Options) -> Result<()> {
+    let header = Header::new(opts.rule, opts.size, opts.size)?;
+    let out: &Path = &opts.out;
+    let file =
+        std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let mut writer = Writer::new(BufWriter::new(file), header)
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    let mut importer = Importer::new(opts.rule, opts.size);
+    let (lines, written) = import(&opts.csv, &mut importer, &mut writer)?;
+    writer
+        .finish()
+        .and_then(|mut w| w.flush())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!(
+        "import: {lines} samples of {} games, {written} positions written to {} ({} where the side to move could make five left out)",
+        importer.games(),
+        out.display(),
+        importer.fives_skipped
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::data;
+
+    fn p(x: usize, y: usize) -> Pos {
+        Pos::new(x, y)
+    }
+
+    #[test]
+    fn a_line_reads_as_moves_a_move_and_a_result() {
+        let s = parse_line("h8i9g10,j5,2", 15).unwrap();
+        assert_eq!(s.moves, [p(7, 7), p(8, 8), p(6, 9)]);
+        assert_eq!(s.played, p(9, 4));
+        assert_eq!(s.result, GameResult::Win);
+        assert_eq!(
+            parse_line("a1,o15,0\n", 15).unwrap().result,
+            GameResult::Loss
+        );
+        for bad in [
+            "h8,i9",
+            "h8,i9,3",
+            "h8,i9j9,1",
+            "h8,p1,1",
+            "h8,i9,1,x",
+            "h8x,i9,1",
+        ] {
+            assert!(parse_line(bad, 15).is_err(), "{bad}");
+        }
+    }
+
+    /// A short freestyle game as c-gomoku-cli writes it: black (h8 ...) makes five on
+    /// row 8 while white plays row 9.
+    const GAME: &str = "\
+h8i9,i8,2
+h8i9i8,j9,0
+h8i9i8j9,j8,2
+h8i9i8j9j8,k9,0
+h8i9i8j9j8k9,k8,2
+h8i9i8j9j8k9k8,l9,0
+h8i9i8j9j8k9k8l9,g8,2
+";
+
+    fn import_text(texts: &[&str], rule: Rule) -> Result<(Vec<Record>, Importer)> {
+        static RUN: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let run = RUN.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("fivefold-import-{}-{run}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        let files: Vec<PathBuf> = texts
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                let f = dir.join(format!("{i}.csv"));
+                std::fs::write(&f, t).unwrap();
+                f
+            })
+            .collect();
+        let mut importer = Importer::new(rule, 15);
+        let mut w = Writer::new(Vec::new(), Header::new(rule, 15, 15)?)?;
+        let result = import(&files, &mut importer, &mut w);
+        std::fs::remove_dir_all(&dir).ok();
+        result?;
+        let bytes = w.finish()?;
+        let (_, records) = data::read(&bytes[..])?;
+        Ok((records, importer))
+    }
+
+    #[test]
+    fn games_become_records_with_their_results_and_flags() {
+        let (records, imp) = import_text(&[GAME], Rule::Freestyle).unwrap();
+        // The last line's black can make five at once (g8 or l8): not written.
+        assert_eq!(records.len(), 6);
+        assert_eq!(imp.fives_skipped, 1);
+        assert_eq!(imp.games(), 1);
+        let first = &records[0];
+        assert_eq!((first.game, first.ply), (0, 2));
+        assert_eq!(first.side_to_move, Color::Black);
+        assert_eq!(first.result, GameResult::Win);
+        assert_eq!(first.best, Record::index_of(p(8, 7), 15));
+        assert_eq!(
+            first.stones[Record::index_of(p(7, 7), 15) as usize],
+            Some(Color::Black)
+        );
+        assert_eq!(
+            first.stones[Record::index_of(p(8, 8), 15) as usize],
+            Some(Color::White)
+        );
+        let second = &records[1];
+        assert_eq!(
+            (second.side_to_move, second.result),
+            (Color::White, GameResult::Loss)
+        );
+        for r in &records {
+            assert_eq!(r.score, 0);
+            assert!(r.flags & flags::NO_SCORE != 0);
+        }
+        // White's reply to black's open four (h8 i8 j8 k8) is forced.
+        let forced: Vec<u16> = records
+            .iter()
+            .filter(|r| r.flags & flags::FORCED != 0)
+            .map(|r| r.ply)
+            .collect();
+        assert_eq!(forced, [7]);
+    }
+
+    #[test]
+    fn games_are_told_apart_by_their_moves_across_files() {
+        let other = "h8h9,j8,1\nh8h9j8,g9,1\n";
+        // A sampled game (every other move) continues its game too.
+        let sampled = "h8i9,i8,2\nh8i9i8j9j8,k9,0\n";
+        let (records, imp) = import_text(&[GAME, other, GAME, sampled], Rule::Freestyle).unwrap();
+        assert_eq!(imp.games(), 4);
+        let games: Vec<u32> = records.iter().map(|r| r.game).collect();
+        assert_eq!(
+            games,
+            [0, 0, 0, 0, 0, 0, 1, 1, 2, 2, 2, 2, 2, 2, 3, 3],
+            "{games:?}"
+        );
+        assert_eq!(records[6].result, GameResult::Draw);
+    }
+
+    #[test]
+    fn bad_lines_are_errors_that_name_the_line() {
+        for (text, want) in [
+            ("h8i9,h8,2\n", "occupied"),
+            ("h8i9,i8,2\nh8i9i8,j9,2\n", "disagrees"),
+            ("h8i9i8j9j8k9k8l9g8,a1,0\n", "over before"),
+            ("h8,i9,x\n", "result"),
+        ] {
+            let e = import_text(&[text], Rule::Freestyle).err().expect(text);
+            let msg = format!("{e:#}");
+            assert!(msg.contains("line") && msg.contains(want), "{text}: {msg}");
+        }
+        // Renju: h8 would make black two open threes (h7 h8 h9 and g8 h8 i8), forbidden.
+        let foul = "h7a1h9c1g8e1i8g1,h8,0\n";
+        let e = import_text(&[foul], Rule::Renju).err().expect("a foul");
+        assert!(format!("{e:#}").contains("forbidden"), "{e:#}");
+        assert!(import_text(&[foul], Rule::Freestyle).is_ok());
+    }
+
+    #[test]
+    fn a_cut_off_last_line_is_skipped() {
+        let text = "h8i9,i8,2\nh8i9i8,j9,0\nh8i9i8j9,j";
+        let (records, _) = import_text(&[text], Rule::Freestyle).unwrap();
+        assert_eq!(records.len(), 2);
+    }
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Games of a teacher engine against itself, for `pbrain-fivefold import` (docs/network.md,
+# "A teacher's games"): one c-gomoku-cli per rule and board size, CONC games at a time,
+# each move at a fixed node count, every move written as a sample (CSV) until the
+# openings run out or SECS seconds pass (c-gomoku-cli is stopped with SIGINT, which makes
+# it close the sample file after the last whole game). Then import each file.
+#
+# The teacher is not part of this repository: build it beside the project (Rapfi:
+# github.com/dhbloo/rapfi, c-gomoku-cli: github.com/dhbloo/c-gomoku-cli). A deterministic
+# teacher (one thread, a node limit) plays the same game twice from the same opening, so
+# each opening is played once, and the openings should be many and varied: make them with
+#   pbrain-fivefold openings --count 500 --rule freestyle --stones 5 --radius 6 \
+#       --max-eval 80 --seed 31005 --format pos
+# (stones 3 to 7, a seed each; never the test openings of ../shared/openings/).
+#
+# Usage: train/teacher-games.sh OUTDIR SECS KIND... with KIND = NAME:RULE:SIZE:CONC:OPENINGS
+#   e.g. train/teacher-games.sh out 500 fs15:0:15:8:fs15.txt rj15:4:15:3:rj15.txt
+#   (RULE as the protocol's INFO rule: 0 freestyle, 1 exact five, 4 renju)
+# Environment: TEACHER = the teacher's command (required), CGOMOKU = c-gomoku-cli
+#              (default: on PATH), FIVEFOLD = the engine (default
+#              target/release/pbrain-fivefold), NODES = teacher nodes a move (default 50000).
+# Writes OUTDIR/NAME.csv, .pgn, .out (c-gomoku-cli's report) and NAME.data (imported).
+set -euo pipefail
+OUTD=${1:?"usage: train/teacher-games.sh OUTDIR SECS NAME:RULE:SIZE:CONC:OPENINGS..."}
+SECS=${2:?"usage: train/teacher-games.sh OUTDIR SECS NAME:RULE:SIZE:CONC:OPENINGS..."}
+shift 2
+T=${TEACHER:?"set TEACHER to the teacher engine's command"}
+CLI=${CGOMOKU:-$(command -v c-gomoku-cli || true)}
+[ -x "$CLI" ] || { echo "train/teacher-games.sh: c-gomoku-cli not found: set CGOMOKU" >&2; exit 2; }
+B=${FIVEFOLD:-target/release/pbrain-fivefold}
+[ -x "$B" ] || { echo "train/teacher-games.sh: no engine at $B (cargo build --release)" >&2; exit 2; }
+mkdir -p "$OUTD"
+OUTD=$(cd "$OUTD" && pwd)
+pids=()
+for kind in "$@"; do
+  IFS=: read -r name rule size conc openings <<< "$kind"
+  [ -f "$openings" ] || { echo "train/teacher-games.sh: no openings file '$openings'" >&2; exit 2; }
+  openings=$(cd "$(dirname "$openings")" && pwd)/$(basename "$openings")
+  games=$(grep -c . "$openings")
+  mkdir -p "$OUTD/$name.work"
+  (cd "$OUTD/$name.work" && timeout -s INT "$SECS" "$CLI" \
+      -engine name=a "cmd=$T" -engine name=b "cmd=$T" \
+      -each tc=0/20 "nodes=${NODES:-50000}" thread=1 -rule "$rule" -boardsize "$size" \
+      -openings "file=$openings" type=pos order=sequential -games "$games" \
+      -concurrency "$conc" -sample "file=$OUTD/$name.csv" format=csv freq=1.0 \
+      -pgn "$OUTD/$name.pgn" > "$OUTD/$name.out" 2>&1 || true) &
+  pids+=($!)
+done
+wait "${pids[@]}"
+for kind in "$@"; do rmdir "$OUTD/${kind%%:*}.work" 2>/dev/null || true; done
+for kind in "$@"; do
+  IFS=: read -r name rule size conc openings <<< "$kind"
+  case $rule in 0) r=freestyle;; 1) r=exact5;; 4) r=renju;;
+    *) echo "train/teacher-games.sh: rule $rule has no network" >&2; exit 2;; esac
+  "$B" import "$OUTD/$name.csv" --out "$OUTD/$name.data" --rule "$r" --size "$size"
+done
