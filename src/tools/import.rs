@@ -294,15 +294,11 @@ mod tests {
     use super::*;
     use crate::tools::data;
 
-    fn p(x: usize, y: usize) -> Pos {
-        Pos::new(x, y)
-    }
-
     #[test]
     fn a_line_reads_as_moves_a_move_and_a_result() {
         let s = parse_line("h8i9g10,j5,2", 15).unwrap();
-        assert_eq!(s.moves, [p(7, 7), p(8, 8), p(6, 9)]);
-        assert_eq!(s.played, p(9, 4));
+        assert_eq!(s.moves, [Pos::new(7, 7), Pos::new(8, 8), Pos::new(6, 9)]);
+        assert_eq!(s.played, Pos::new(9, 4));
         assert_eq!(s.result, GameResult::Win);
         assert_eq!(
             parse_line("a1,o15,0\n", 15).unwrap().result,
@@ -368,13 +364,13 @@ h8i9i8j9j8k9k8l9,g8,2
         assert_eq!((first.game, first.ply), (0, 2));
         assert_eq!(first.side_to_move, Color::Black);
         assert_eq!(first.result, GameResult::Win);
-        assert_eq!(first.best, Record::index_of(p(8, 7), 15));
+        assert_eq!(first.best, Record::index_of(Pos::new(8, 7), 15));
         assert_eq!(
-            first.stones[Record::index_of(p(7, 7), 15) as usize],
+            first.stones[Record::index_of(Pos::new(7, 7), 15) as usize],
             Some(Color::Black)
         );
         assert_eq!(
-            first.stones[Record::index_of(p(8, 8), 15) as usize],
+            first.stones[Record::index_of(Pos::new(8, 8), 15) as usize],
             Some(Color::White)
         );
         let second = &records[1];
