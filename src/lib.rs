@@ -6,7 +6,7 @@
 //! - [`front`]: what talks to managers and people: the Gomocup protocol session, `play`,
 //!   `analyse`, `solve`;
 //! - [`tools`]: what measures and trains: `bench`, `selfplay`, `openings`, `tune`,
-//!   `puzzles`, `style`, `datagen` (and its data format), `train`;
+//!   `puzzles`, `style`, `datagen` (and its data format), `import`, `train`;
 //! - [`io`]: what the front ends and tools share for the outside world: positions read
 //!   from the command line and files, output lines, JSON, board diagrams, the terminal;
 //! - [`engine`]: the search: the engine (threads, table, stop), the alpha-beta search, the
