@@ -1,6 +1,7 @@
 //! `pbrain-fivefold import`: training positions from another engine's games, read from
-//! c-gomoku-cli's sample files and written in the format of [`data`] (`docs/data.md`),
-//! so that `train` can learn from a stronger engine's moves and results.
+//! c-gomoku-cli's sample files and written in the format of
+//! [`data`](crate::tools::data) (`docs/data.md`), so that `train` can learn from a
+//! stronger engine's moves and results.
 //!
 //! c-gomoku-cli writes a sample for each move an engine played (`-sample format=csv`):
 //! one line `POSITION,MOVE,RESULT`, where `POSITION` is the game so far in its `pos`
