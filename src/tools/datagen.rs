@@ -342,26 +342,38 @@ pub fn read_openings(path: &Path, rule: Rule, size: usize) -> Result<Vec<Vec<Pos
 /// One `pos` line played out on an empty board and checked (see [`read_openings`]);
 /// squares are named in the line's own notation.
 fn opening_from_pos_line(line: &str, rule: Rule, size: usize) -> Result<Vec<Pos>> {
-    let squares = parse_pos_line(line, size, size).map_err(|e| anyhow!(e))?;
+    let squares: Vec<Pos> = parse_pos_line(line, size, size)
+        .map_err(|e| anyhow!(e))?
+        .into_iter()
+        .map(|(x, y)| Pos::new(x, y))
+        .collect();
     let mut b = Board::square(size, rule).map_err(|e| anyhow!(e))?;
-    for (k, &(x, y)) in squares.iter().enumerate() {
-        let p = Pos::new(x, y);
-        let name = pos_line(&[p]);
-        if rules::game_end(&b).is_some() {
-            bail!("move {} ({name}) comes after the end of the game", k + 1);
-        }
-        if !b.is_empty(p) {
-            bail!("move {} ({name}) is on an occupied square", k + 1);
-        }
-        if !rules::is_legal(&mut b, p) {
-            bail!("move {} ({name}) is a forbidden move for black", k + 1);
-        }
-        b.make(p);
-    }
+    play_checked(&mut b, &squares)?;
     if rules::game_end(&b).is_some() {
         bail!("the game is over after this opening");
     }
     Ok(b.history().iter().map(|m| m.pos).collect())
+}
+
+/// Plays `moves` on `b`, checking each first: no move after the end of the game, none
+/// on an occupied square, no renju foul. Moves are numbered in the errors from the
+/// board's move count, and named in `pos` notation. On an error, `b` holds the moves
+/// before the bad one.
+pub(crate) fn play_checked(b: &mut Board, moves: &[Pos]) -> Result<()> {
+    for &p in moves {
+        let (k, name) = (b.move_count() + 1, pos_line(&[p]));
+        if rules::game_end(b).is_some() {
+            bail!("move {k} ({name}) comes after the end of the game");
+        }
+        if !b.is_empty(p) {
+            bail!("move {k} ({name}) is on an occupied square");
+        }
+        if !rules::is_legal(b, p) {
+            bail!("move {k} ({name}) is a forbidden move for black");
+        }
+        b.make(p);
+    }
+    Ok(())
 }
 
 /// The command line of `datagen`.

@@ -35,6 +35,7 @@ use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule};
 use crate::io::args;
 use crate::tools::data::{flags, GameResult, Header, Record, Writer};
+use crate::tools::datagen::play_checked;
 use crate::tools::openings::{parse_pos_line, pos_line};
 use anyhow::{anyhow, bail, ensure, Context, Result};
 use std::io::{BufWriter, Write};
@@ -117,6 +118,9 @@ pub struct Importer {
     /// The last sample's game: its number, the moves up to and with the move played,
     /// and black's result.
     last: Option<(u32, Vec<Pos>, GameResult)>,
+    /// The last sample's position (without the move played): a line that continues
+    /// the game is played on from here instead of from the empty board.
+    board: Board,
     /// Samples whose side to move could make five (not written).
     pub fives_skipped: u64,
 }
@@ -131,14 +135,15 @@ fn flip(r: GameResult) -> GameResult {
 }
 
 impl Importer {
-    pub fn new(rule: Rule, size: usize) -> Importer {
-        Importer {
+    pub fn new(rule: Rule, size: usize) -> Result<Importer> {
+        Ok(Importer {
             rule,
             size,
             next_game: 0,
             last: None,
+            board: Board::square(size, rule).map_err(|e| anyhow!(e))?,
             fives_skipped: 0,
-        }
+        })
     }
 
     /// Games begun so far.
@@ -148,29 +153,17 @@ impl Importer {
 
     /// The record of a sample, or `None` when the side to move could make five.
     pub fn record(&mut self, s: &Sample) -> Result<Option<Record>> {
-        let mut b = Board::square(self.size, self.rule).map_err(|e| anyhow!(e))?;
-        for (k, &p) in s.moves.iter().enumerate() {
-            let name = pos_line(&[p]);
-            ensure!(
-                rules::game_end(&b).is_none(),
-                "move {} ({name}) comes after the end of the game",
-                k + 1
-            );
-            ensure!(
-                b.is_empty(p),
-                "move {} ({name}) is on an occupied square",
-                k + 1
-            );
-            ensure!(
-                rules::is_legal(&mut b, p),
-                "move {} ({name}) is a forbidden move for black",
-                k + 1
-            );
-            b.make(p);
+        // Taken, so that a line that fails leaves nothing for the next to continue.
+        let last = self.last.take();
+        let same_game = matches!(&last, Some((_, line, _)) if s.moves.starts_with(line));
+        if !same_game {
+            self.board = Board::square(self.size, self.rule).map_err(|e| anyhow!(e))?;
         }
+        let b = &mut self.board;
+        play_checked(b, &s.moves[b.move_count()..])?;
         let played = pos_line(&[s.played]);
         ensure!(
-            rules::game_end(&b).is_none(),
+            rules::game_end(b).is_none(),
             "the game is over before the move {played}"
         );
         ensure!(
@@ -178,7 +171,7 @@ impl Importer {
             "the move {played} is on an occupied square"
         );
         ensure!(
-            rules::is_legal(&mut b, s.played),
+            rules::is_legal(b, s.played),
             "the move {played} is a forbidden move for black"
         );
         let me = b.side_to_move();
@@ -187,17 +180,13 @@ impl Importer {
         } else {
             flip(s.result)
         };
-        let same_game = match &self.last {
-            Some((_, line, _)) => s.moves.len() >= line.len() && s.moves.starts_with(line),
-            None => false,
-        };
-        let game = match &self.last {
+        let game = match last {
             Some((g, _, r)) if same_game => {
                 ensure!(
-                    *r == black_result,
+                    r == black_result,
                     "the result disagrees with the game's earlier lines"
                 );
-                *g
+                g
             }
             _ => {
                 self.next_game += 1;
@@ -223,7 +212,7 @@ impl Importer {
             side_to_move: me,
             result: s.result,
             flags: f,
-            stones: Record::stones_of(&b),
+            stones: Record::stones_of(b),
         }))
     }
 }
@@ -275,7 +264,7 @@ pub fn run(opts: &Options) -> Result<()> {
         std::fs::File::create(out).with_context(|| format!("cannot create {}", out.display()))?;
     let mut writer = Writer::new(BufWriter::new(file), header)
         .with_context(|| format!("cannot write {}", out.display()))?;
-    let mut importer = Importer::new(opts.rule, opts.size);
+    let mut importer = Importer::new(opts.rule, opts.size)?;
     let (lines, written) = import(&opts.csv, &mut importer, &mut writer)?;
     writer
         .finish()
@@ -344,7 +333,7 @@ h8i9i8j9j8k9k8l9,g8,2
                 f
             })
             .collect();
-        let mut importer = Importer::new(rule, 15);
+        let mut importer = Importer::new(rule, 15)?;
         let mut w = Writer::new(Vec::new(), Header::new(rule, 15, 15)?)?;
         let result = import(&files, &mut importer, &mut w);
         std::fs::remove_dir_all(&dir).ok();
