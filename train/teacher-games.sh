@@ -29,12 +29,20 @@ CLI=${CGOMOKU:-$(command -v c-gomoku-cli || true)}
 [ -x "$CLI" ] || { echo "train/teacher-games.sh: c-gomoku-cli not found: set CGOMOKU" >&2; exit 2; }
 B=${FIVEFOLD:-target/release/pbrain-fivefold}
 [ -x "$B" ] || { echo "train/teacher-games.sh: no engine at $B (cargo build --release)" >&2; exit 2; }
+# Every kind is checked before any game starts: a mistake in the last one should not
+# cost the first one's SECS.
+rules=()
+for kind in "$@"; do
+  IFS=: read -r name rule size conc openings <<< "$kind"
+  [ -f "$openings" ] || { echo "train/teacher-games.sh: no openings file '$openings'" >&2; exit 2; }
+  case $rule in 0) rules+=(freestyle);; 1) rules+=(exact5);; 4) rules+=(renju);;
+    *) echo "train/teacher-games.sh: rule $rule in '$kind' has no network (0, 1 or 4)" >&2; exit 2;; esac
+done
 mkdir -p "$OUTD"
 OUTD=$(cd "$OUTD" && pwd)
 pids=()
 for kind in "$@"; do
   IFS=: read -r name rule size conc openings <<< "$kind"
-  [ -f "$openings" ] || { echo "train/teacher-games.sh: no openings file '$openings'" >&2; exit 2; }
   openings=$(cd "$(dirname "$openings")" && pwd)/$(basename "$openings")
   games=$(grep -c . "$openings")
   mkdir -p "$OUTD/$name.work"
@@ -47,10 +55,10 @@ for kind in "$@"; do
   pids+=($!)
 done
 wait "${pids[@]}"
-for kind in "$@"; do rmdir "$OUTD/${kind%%:*}.work" 2>/dev/null || true; done
+k=0
 for kind in "$@"; do
   IFS=: read -r name rule size conc openings <<< "$kind"
-  case $rule in 0) r=freestyle;; 1) r=exact5;; 4) r=renju;;
-    *) echo "train/teacher-games.sh: rule $rule has no network" >&2; exit 2;; esac
-  "$B" import "$OUTD/$name.csv" --out "$OUTD/$name.data" --rule "$r" --size "$size"
+  rmdir "$OUTD/$name.work" 2>/dev/null || true
+  "$B" import "$OUTD/$name.csv" --out "$OUTD/$name.data" --rule "${rules[k]}" --size "$size"
+  k=$((k + 1))
 done
