@@ -556,5 +556,49 @@ fn import_reads_sample_files_that_train_then_learns_from() {
         &["import", &path("none.csv"), "--out", &path("b.data")],
         "none.csv",
     );
+    // An SGF game and the teacher's thinking lines (c-gomoku-cli's -sgf and -msg), after
+    // the CSV file: white's (rapfi's) two moves, each with its score.
+    std::fs::write(
+        path("games.sgf"),
+        "(;FF[4]GM[4]RU[0]SZ[15]PB[ff]PW[rapfi]RE[B+1]TE[Black win by five connection]\n\
+         ;B[hh]C[opening move];W[ih]C[opening move];B[hg]C[opening move]\n\
+         ;W[ig];B[hf];W[if];B[he];W[jj];B[hd])\n",
+    )
+    .unwrap();
+    std::fs::write(
+        path("messages.txt"),
+        "Game ID: 1\n4) rapfi: Depth 5-5 | Eval 45\n6) rapfi: Depth 5-5 | Eval -450\n",
+    )
+    .unwrap();
+    let (sgf, messages) = (path("games.sgf"), path("messages.txt"));
+    let Run { code, err, .. } = run(&[
+        "import",
+        &path("games.csv"),
+        "--sgf",
+        &sgf,
+        "--messages",
+        &messages,
+        "--teacher",
+        "rapfi",
+        "--out",
+        &path("s.data"),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("import: 9 samples of 2 games and 1 SGF games (0 skipped: no result, or ended off the board; 2 positions with the teacher's score), 11 positions written"),
+        "{err}"
+    );
+    refused(
+        &[
+            "import",
+            "--sgf",
+            &sgf,
+            "--messages",
+            &messages,
+            "--out",
+            &path("b.data"),
+        ],
+        "--teacher",
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Games of a teacher engine against itself, for `pbrain-fivefold import` (docs/network.md,
 # "A teacher's games"): one c-gomoku-cli per rule and board size, CONC games at a time,
-# each move at a fixed node count, every move written as a sample (CSV) until the
-# openings run out or SECS seconds pass (c-gomoku-cli is stopped with SIGINT, which makes
-# it close the sample file after the last whole game). Then import each file.
+# each move at a fixed node count, the games written as SGF and the engines' thinking
+# lines as c-gomoku-cli's messages, until the openings run out or SECS seconds pass
+# (c-gomoku-cli is stopped with SIGINT, which makes it write out the games it finished).
+# Then each rule's games are imported with the teacher's reported score of each
+# position (`import --sgf --messages --teacher`).
 #
 # The teacher is not part of this repository: build it beside the project (Rapfi:
 # github.com/dhbloo/rapfi, c-gomoku-cli: github.com/dhbloo/c-gomoku-cli). A deterministic
@@ -18,8 +20,11 @@
 #   (RULE as the protocol's INFO rule: 0 freestyle, 1 exact five, 4 renju)
 # Environment: TEACHER = the teacher's command (required), CGOMOKU = c-gomoku-cli
 #              (default: on PATH), FIVEFOLD = the engine (default
-#              target/release/pbrain-fivefold), NODES = teacher nodes a move (default 50000).
-# Writes OUTDIR/NAME.csv, .pgn, .out (c-gomoku-cli's report) and NAME.data (imported).
+#              target/release/pbrain-fivefold), NODES = teacher nodes a move (default 50000),
+#              SCALE = the teacher's score units per logit (default 225, Rapfi 0.43's
+#              classical evaluation; see `import --help`).
+# Writes OUTDIR/NAME.sgf, NAME.messages.txt, NAME.out (c-gomoku-cli's report) and
+# NAME.data (imported).
 set -euo pipefail
 OUTD=${1:?"usage: train/teacher-games.sh OUTDIR SECS NAME:RULE:SIZE:CONC:OPENINGS..."}
 SECS=${2:?"usage: train/teacher-games.sh OUTDIR SECS NAME:RULE:SIZE:CONC:OPENINGS..."}
@@ -47,11 +52,11 @@ for kind in "$@"; do
   games=$(grep -c . "$openings")
   mkdir -p "$OUTD/$name.work"
   (cd "$OUTD/$name.work" && timeout -s INT "$SECS" "$CLI" \
-      -engine name=a "cmd=$T" -engine name=b "cmd=$T" \
+      -engine name=teacher-a "cmd=$T" -engine name=teacher-b "cmd=$T" \
       -each tc=0/20 "nodes=${NODES:-50000}" thread=1 -rule "$rule" -boardsize "$size" \
       -openings "file=$openings" type=pos order=sequential -games "$games" \
-      -concurrency "$conc" -sample "file=$OUTD/$name.csv" format=csv freq=1.0 \
-      -pgn "$OUTD/$name.pgn" > "$OUTD/$name.out" 2>&1 || true) &
+      -concurrency "$conc" -sgf "$OUTD/$name.sgf" -msg "$OUTD/$name.messages.txt" \
+      > "$OUTD/$name.out" 2>&1 || true) &
   pids+=($!)
 done
 wait "${pids[@]}"
@@ -59,6 +64,7 @@ k=0
 for kind in "$@"; do
   IFS=: read -r name rule size conc openings <<< "$kind"
   rmdir "$OUTD/$name.work" 2>/dev/null || true
-  "$B" import "$OUTD/$name.csv" --out "$OUTD/$name.data" --rule "${rules[k]}" --size "$size"
+  "$B" import --sgf "$OUTD/$name.sgf" --messages "$OUTD/$name.messages.txt" --teacher teacher \
+    --teacher-scale "${SCALE:-225}" --out "$OUTD/$name.data" --rule "${rules[k]}" --size "$size"
   k=$((k + 1))
 done

@@ -1,5 +1,5 @@
 //! `pbrain-fivefold import`: training positions from another engine's games, read from
-//! c-gomoku-cli's sample files and written in the format of
+//! c-gomoku-cli's sample or SGF files and written in the format of
 //! [`data`](crate::tools::data) (`docs/data.md`), so that `train` can learn from a
 //! stronger engine's moves and results.
 //!
@@ -28,15 +28,29 @@
 //! after the end of the game, the results of one game agreeing), and a bad line is an
 //! error that names the file and the line. The one exception is a last line without its
 //! newline, which is what an interrupted c-gomoku-cli leaves: it is skipped, with a note.
+//!
+//! **SGF games with the teacher's scores.** c-gomoku-cli's `-sgf` file holds whole games
+//! (the opening marked `C[opening move]`, the players' names, the result and how the game
+//! ended) and its `-msg` file the engines' thinking lines, game by game in the same order.
+//! [`import_sgf`] makes a record of every move after the opening, or only of the
+//! teacher's moves (the player whose name contains `--teacher`), and gives it the score
+//! the teacher last reported before that move ([`record::match_scores`]), converted from
+//! the teacher's units (`--teacher-scale` per logit) to the engine's; a move without a
+//! plain score (a mate announced, or no thinking line) keeps [`flags::NO_SCORE`]. Games
+//! without a result or ended off the board are skipped; another rule or size, or an
+//! illegal move, is an error naming the file and the game.
 
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
+use crate::core::record::{self, RecordResult, SgfGame};
 use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule};
 use crate::io::args;
+use crate::nn::eval::{SCORE_LIMIT, SCORE_PER_LOGIT};
 use crate::tools::data::{flags, GameResult, Header, Record, Writer};
 use crate::tools::datagen::play_checked;
 use crate::tools::openings::{parse_pos_line, pos_line};
+use crate::tools::tune::TEACHER_SCALE;
 use anyhow::{anyhow, bail, ensure, Context, Result};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -48,14 +62,35 @@ Reads c-gomoku-cli sample files (-sample format=csv: one 'position,move,result' 
 move an engine played) and writes one record per move to --out (format: docs/data.md),
 with no search score (flag NO_SCORE), for train. A summary goes to stderr.
 
-Example (Rapfi's games as a teacher; train/teacher-games.sh makes such files):
+Or reads c-gomoku-cli SGF files (-sgf): every move after the opening becomes a record,
+with --teacher NAME only the moves of the engine whose name contains NAME, and with
+--messages (c-gomoku-cli's -msg file of the same games) that engine's reported score
+(Rapfi's 'Eval', Fivefold's 'ev') becomes the record's score, converted at
+--teacher-scale units per logit; moves without a plain score get NO_SCORE. Games that
+ended off the board (time, crash, foul) or without a result are skipped and counted.
+
+Examples (Rapfi's games as a teacher; train/teacher-games.sh makes such files):
   c-gomoku-cli -engine cmd=pbrain-rapfi -engine cmd=pbrain-rapfi -each nodes=50000 \\
     -openings file=openings.txt type=pos -games 1000 -sample file=games.csv format=csv
-  pbrain-fivefold import games.csv --out rapfi.data --rule freestyle --size 15")]
+  pbrain-fivefold import games.csv --out rapfi.data --rule freestyle --size 15
+  pbrain-fivefold import --sgf match/games.sgf --messages match/messages.txt \\
+    --teacher rapfi --out rapfi.data")]
 pub struct Options {
     /// c-gomoku-cli sample files in CSV form, read in this order
-    #[arg(value_name = "CSV", required = true)]
+    #[arg(value_name = "CSV", required_unless_present = "sgf")]
     pub csv: Vec<PathBuf>,
+    /// A c-gomoku-cli SGF file of games (-sgf), read after the CSV files; repeat for more
+    #[arg(long, value_name = "FILE")]
+    pub sgf: Vec<PathBuf>,
+    /// With --sgf: only the moves of the engine whose name contains NAME become records
+    #[arg(long, value_name = "NAME", requires = "sgf")]
+    pub teacher: Option<String>,
+    /// c-gomoku-cli messages.txt of each --sgf file, in the same order: the teacher's scores
+    #[arg(long, value_name = "FILE", requires = "teacher")]
+    pub messages: Vec<PathBuf>,
+    /// The teacher's score units per logit (225 fits Rapfi 0.43's classical evaluation)
+    #[arg(long, value_name = "UNITS", default_value_t = TEACHER_SCALE, value_parser = args::positive)]
+    pub teacher_scale: f64,
     /// The file to write (replaced if it exists)
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -196,25 +231,106 @@ impl Importer {
         let mut line = s.moves.clone();
         line.push(s.played);
         self.last = Some((game, line, black_result));
-        if b.count(me, Threat::Five) > 0 {
-            self.fives_skipped += 1;
-            return Ok(None);
-        }
-        let mut f = flags::NO_SCORE;
-        if b.count(me.opp(), Threat::Five) > 0 {
-            f |= flags::FORCED;
-        }
-        Ok(Some(Record {
-            game,
-            ply: b.move_count() as u16,
-            best: Record::index_of(s.played, self.size),
-            score: 0,
-            side_to_move: me,
-            result: s.result,
-            flags: f,
-            stones: Record::stones_of(b),
-        }))
+        let r = position_record(b, game, s.played, s.result, None);
+        self.fives_skipped += u64::from(r.is_none());
+        Ok(r)
     }
+
+    /// The records of one SGF game (see the module text), or `None` for a game that
+    /// says nothing about its positions: no result, or an end off the board (time,
+    /// crash, foul). With `teacher`, only the moves of the player whose name contains
+    /// it; `scores` are that player's reported scores, `(move number, score)` as
+    /// [`record::match_scores`] gives them, at `scale` units per logit. A game of
+    /// another size or rule, or with an illegal move, is an error.
+    pub fn sgf_game(
+        &mut self,
+        g: &SgfGame,
+        teacher: Option<&str>,
+        scores: &[(usize, f64)],
+        scale: f64,
+    ) -> Result<Option<Vec<Record>>> {
+        self.last = None;
+        let (w, h, squares) = &g.record;
+        ensure!(
+            (*w, *h) == (self.size, self.size),
+            "a {w}x{h} game, where --size is {}",
+            self.size
+        );
+        if let Some(r) = g.rule {
+            ensure!(
+                r == self.rule,
+                "a game of {}, where --rule is {}",
+                r.name(),
+                self.rule.name()
+            );
+        }
+        let Some(result) = g.result.filter(|_| g.decided_on_board) else {
+            return Ok(None);
+        };
+        let moves: Vec<Pos> = squares.iter().map(|&(x, y)| Pos::new(x, y)).collect();
+        let opening = g.opening.min(moves.len());
+        let mut b = Board::square(self.size, self.rule).map_err(|e| anyhow!(e))?;
+        play_checked(&mut b, &moves[..opening])?;
+        let game = self.next_game;
+        self.next_game += 1;
+        let mut out = Vec::new();
+        for (i, &p) in moves.iter().enumerate().skip(opening) {
+            let me = b.side_to_move();
+            let player = match me {
+                Color::Black => g.black.as_deref(),
+                Color::White => g.white.as_deref(),
+            };
+            if teacher.is_none_or(|t| player.is_some_and(|n| n.contains(t))) {
+                let mine = match (result, me) {
+                    (RecordResult::Draw, _) => GameResult::Draw,
+                    (RecordResult::BlackWins, Color::Black)
+                    | (RecordResult::WhiteWins, Color::White) => GameResult::Win,
+                    _ => GameResult::Loss,
+                };
+                // The score reported while thinking about move i + 1.
+                let score = scores.iter().find(|s| s.0 == i + 1).map(|&(_, v)| {
+                    let s = (v / scale * f64::from(SCORE_PER_LOGIT)).round();
+                    s.clamp(-f64::from(SCORE_LIMIT), f64::from(SCORE_LIMIT)) as i16
+                });
+                match position_record(&b, game, p, mine, score) {
+                    Some(r) => out.push(r),
+                    None => self.fives_skipped += 1,
+                }
+            }
+            play_checked(&mut b, &[p])?;
+        }
+        Ok(Some(out))
+    }
+}
+
+/// The record of `b` with `played` as its move and `result` for the side to move, or
+/// `None` when the side to move could make five. Without a score it carries
+/// [`flags::NO_SCORE`].
+fn position_record(
+    b: &Board,
+    game: u32,
+    played: Pos,
+    result: GameResult,
+    score: Option<i16>,
+) -> Option<Record> {
+    let me = b.side_to_move();
+    if b.count(me, Threat::Five) > 0 {
+        return None;
+    }
+    let mut f = if score.is_none() { flags::NO_SCORE } else { 0 };
+    if b.count(me.opp(), Threat::Five) > 0 {
+        f |= flags::FORCED;
+    }
+    Some(Record {
+        game,
+        ply: b.move_count() as u16,
+        best: Record::index_of(played, b.width()),
+        score: score.unwrap_or(0),
+        side_to_move: me,
+        result,
+        flags: f,
+        stones: Record::stones_of(b),
+    })
 }
 
 /// Reads the sample files into `writer`; returns the lines read and the records
@@ -256,6 +372,67 @@ pub fn import<W: Write>(
     Ok((lines, written))
 }
 
+/// Reads SGF files of games into `writer`, with the teacher's scores from the
+/// `messages` file of each (if given); returns the games read, the games skipped
+/// ([`Importer::sgf_game`]), the records written and how many of them have a score.
+pub fn import_sgf<W: Write>(
+    files: &[PathBuf],
+    messages: &[PathBuf],
+    teacher: Option<&str>,
+    scale: f64,
+    importer: &mut Importer,
+    writer: &mut Writer<W>,
+) -> Result<(u64, u64, u64, u64)> {
+    ensure!(
+        messages.is_empty() || messages.len() == files.len(),
+        "{} --messages files for {} --sgf files: give one for each, in the same order",
+        messages.len(),
+        files.len()
+    );
+    let read = |path: &PathBuf| {
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
+    };
+    let (mut games, mut skipped, mut written, mut scored) = (0, 0, 0, 0);
+    for (k, path) in files.iter().enumerate() {
+        let text = read(path)?;
+        let scores = match (messages.get(k), teacher) {
+            (Some(m), Some(t)) => record::match_scores(&read(m)?, t),
+            _ => Vec::new(),
+        };
+        for (i, g) in record::parse_sgf_games(&text).into_iter().enumerate() {
+            let at = || format!("{} game {}", path.display(), i + 1);
+            let g = g.with_context(at)?;
+            let s = scores.get(i).map_or(&[][..], |s| &s[..]);
+            games += 1;
+            let Some(records) = importer.sgf_game(&g, teacher, s, scale).with_context(at)? else {
+                skipped += 1;
+                continue;
+            };
+            for r in records {
+                scored += u64::from(r.flags & flags::NO_SCORE == 0);
+                writer
+                    .write(&r)
+                    .with_context(|| format!("cannot write {}", path.display()))?;
+                written += 1;
+            }
+        }
+        if !messages.is_empty() && scores.len() != games_in(&text) {
+            eprintln!(
+                "import: {} has {} games, its messages {}: scores may be on the wrong games",
+                path.display(),
+                games_in(&text),
+                scores.len()
+            );
+        }
+    }
+    Ok((games, skipped, written, scored))
+}
+
+/// The number of games in a file of SGF games.
+fn games_in(sgf: &str) -> usize {
+    sgf.matches("(;").count()
+}
+
 /// Runs `import`.
 pub fn run(opts: &Options) -> Result<()> {
     let header = Header::new(opts.rule, opts.size, opts.size)?;
@@ -266,13 +443,32 @@ pub fn run(opts: &Options) -> Result<()> {
         .with_context(|| format!("cannot write {}", out.display()))?;
     let mut importer = Importer::new(opts.rule, opts.size)?;
     let (lines, written) = import(&opts.csv, &mut importer, &mut writer)?;
+    let csv_games = importer.games();
+    let (games, skipped, sgf_written, scored) = import_sgf(
+        &opts.sgf,
+        &opts.messages,
+        opts.teacher.as_deref(),
+        opts.teacher_scale,
+        &mut importer,
+        &mut writer,
+    )?;
     writer
         .finish()
         .and_then(|mut w| w.flush())
         .with_context(|| format!("cannot write {}", out.display()))?;
+    let mut read = Vec::new();
+    if !opts.csv.is_empty() {
+        read.push(format!("{lines} samples of {csv_games} games"));
+    }
+    if !opts.sgf.is_empty() {
+        read.push(format!(
+            "{games} SGF games ({skipped} skipped: no result, or ended off the board; {scored} positions with the teacher's score)"
+        ));
+    }
     eprintln!(
-        "import: {lines} samples of {} games, {written} positions written to {} ({} where the side to move could make five left out)",
-        importer.games(),
+        "import: {}, {} positions written to {} ({} where the side to move could make five left out)",
+        read.join(" and "),
+        written + sgf_written,
         out.display(),
         importer.fives_skipped
     );
@@ -421,5 +617,120 @@ h8i9i8j9j8k9k8l9,g8,2
         let text = "h8i9,i8,2\nh8i9i8,j9,0\nh8i9i8j9,j";
         let (records, _) = import_text(&[text], Rule::Freestyle).unwrap();
         assert_eq!(records.len(), 2);
+    }
+
+    /// Three games as c-gomoku-cli writes them (SGF squares are column then row letters,
+    /// from a1 = aa at the top left): in the first, black (ff) makes five down column h
+    /// while white (rapfi) builds column i; the second ended on time; the third is renju.
+    const SGF: &str = "\
+(;FF[4]GM[4]RU[0]SZ[15]PB[ff]PW[rapfi]RE[B+1]TE[Black win by five connection]
+;B[hh]C[opening move];W[ih]C[opening move];B[hg]C[opening move]
+;W[ig]C[5ms];B[hf]C[5ms];W[if]C[5ms];B[he]C[5ms];W[ie]C[5ms];B[hd]C[5ms])
+(;FF[4]GM[4]RU[0]SZ[15]PB[rapfi]PW[ff]RE[W+1]TE[Black lose by time forfeit]
+;B[hh]C[opening move];W[ih]C[opening move];B[hg])
+(;FF[4]GM[4]RU[4]SZ[15]PB[rapfi]PW[ff]RE[W+1];B[hh];W[ih])
+";
+
+    /// The teacher's lines of the first game: a score before moves 4 and 6, a mate
+    /// (no plain score) before move 8, and the other engine's line in between.
+    const MESSAGES: &str = "\
+Game ID: 1
+Engines: ff x rapfi
+4) rapfi: Speed 1K | Depth 5-5 | Eval 45 | Node 1K | Time 1ms
+5) ff: depth 3-3 ev 300 n 500 pv h12
+6) rapfi: Depth 4-4 | Eval 120 | Time 1ms
+6) rapfi: Depth 5-5 | Eval -450 | Time 2ms
+8) rapfi: Depth 3-3 | Eval -M3 | Time 0ms
+Game ID: 2
+";
+
+    #[test]
+    fn sgf_games_give_the_teachers_moves_with_its_scores() {
+        let games = record::parse_sgf_games(SGF);
+        let scores = record::match_scores(MESSAGES, "rapfi");
+        let mut imp = Importer::new(Rule::Freestyle, 15).unwrap();
+        let g = games[0].as_ref().unwrap();
+        let records = imp
+            .sgf_game(g, Some("rapfi"), &scores[0], TEACHER_SCALE)
+            .unwrap()
+            .unwrap();
+        // White's moves 4, 6 and 8 (i7, i6, i5), after the three opening stones.
+        let got: Vec<_> = records
+            .iter()
+            .map(|r| (r.game, r.ply, r.best, r.score, r.flags))
+            .collect();
+        let at = |y| Record::index_of(Pos::new(8, y), 15);
+        assert_eq!(
+            got,
+            [
+                (0, 3, at(6), 40, 0),
+                (0, 5, at(5), -400, 0),
+                // Black's open four h8-h5 forces the reply; the mate is no plain score.
+                (0, 7, at(4), 0, flags::NO_SCORE | flags::FORCED),
+            ]
+        );
+        for r in &records {
+            assert_eq!((r.side_to_move, r.result), (Color::White, GameResult::Loss));
+        }
+        // Without a teacher, every move after the opening but black's five, unscored.
+        let all = imp.sgf_game(g, None, &[], TEACHER_SCALE).unwrap().unwrap();
+        assert_eq!(all.len(), 5);
+        assert_eq!(imp.fives_skipped, 1);
+        assert!(all
+            .iter()
+            .all(|r| r.game == 1 && r.flags & flags::NO_SCORE != 0));
+        let black: Vec<_> = all
+            .iter()
+            .filter(|r| r.side_to_move == Color::Black)
+            .collect();
+        assert_eq!(black.len(), 2);
+        assert!(black.iter().all(|r| r.result == GameResult::Win));
+        // A game lost on time says nothing about its positions: skipped, no number.
+        let lost = games[1].as_ref().unwrap();
+        assert!(imp.sgf_game(lost, None, &[], 225.0).unwrap().is_none());
+        assert_eq!(imp.games(), 2);
+        // Another rule or size is an error, not a silent misreading.
+        let renju = games[2].as_ref().unwrap();
+        let e = imp.sgf_game(renju, None, &[], 225.0).unwrap_err();
+        assert!(e.to_string().contains("renju"), "{e}");
+        let mut imp20 = Importer::new(Rule::Freestyle, 20).unwrap();
+        let e = imp20.sgf_game(g, None, &[], 225.0).unwrap_err();
+        assert!(e.to_string().contains("15x15"), "{e}");
+    }
+
+    #[test]
+    fn sgf_files_need_one_messages_file_each_and_legal_moves() {
+        let dir = std::env::temp_dir().join(format!("fivefold-import-sgf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, text: &str| {
+            let f = dir.join(name);
+            std::fs::write(&f, text).unwrap();
+            f
+        };
+        let (sgf, msg) = (file("a.sgf", SGF), file("a.txt", MESSAGES));
+        let bad = file("b.sgf", "(;FF[4]RU[0]SZ[15]RE[B+1];B[hh];W[hh])");
+        let run = |files: &[PathBuf], messages: &[PathBuf]| {
+            let mut imp = Importer::new(Rule::Freestyle, 15).unwrap();
+            let mut w =
+                Writer::new(Vec::new(), Header::new(Rule::Freestyle, 15, 15).unwrap()).unwrap();
+            import_sgf(
+                files,
+                messages,
+                Some("rapfi"),
+                TEACHER_SCALE,
+                &mut imp,
+                &mut w,
+            )
+        };
+        let renju = run(std::slice::from_ref(&sgf), std::slice::from_ref(&msg));
+        let two = run(&[sgf.clone(), sgf.clone()], &[msg]);
+        let occupied = run(&[bad], &[]);
+        std::fs::remove_dir_all(&dir).ok();
+        // The first file's renju game stops the import, after the first game's records.
+        let e = renju.unwrap_err();
+        assert!(format!("{e:#}").contains("a.sgf game 3"), "{e:#}");
+        assert!(format!("{:#}", two.unwrap_err()).contains("1 --messages files for 2"));
+        let e = format!("{:#}", occupied.unwrap_err());
+        assert!(e.contains("b.sgf game 1") && e.contains("occupied"), "{e}");
     }
 }
