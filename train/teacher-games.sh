@@ -40,6 +40,9 @@ rules=()
 for kind in "$@"; do
   IFS=: read -r name rule size conc openings <<< "$kind"
   [ -f "$openings" ] || { echo "train/teacher-games.sh: no openings file '$openings'" >&2; exit 2; }
+  # c-gomoku-cli appends to its SGF and messages files: a second run would double them.
+  [ ! -e "$OUTD/$name.sgf" ] && [ ! -e "$OUTD/$name.messages.txt" ] ||
+    { echo "train/teacher-games.sh: $OUTD/$name.sgf or .messages.txt exists: use another OUTDIR" >&2; exit 2; }
   case $rule in 0) rules+=(freestyle);; 1) rules+=(exact5);; 4) rules+=(renju);;
     *) echo "train/teacher-games.sh: rule $rule in '$kind' has no network (0, 1 or 4)" >&2; exit 2;; esac
 done
