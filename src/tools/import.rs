@@ -412,7 +412,7 @@ pub fn import_sgf<W: Write>(
                 scored += u64::from(r.flags & flags::NO_SCORE == 0);
                 writer
                     .write(&r)
-                    .with_context(|| format!("cannot write {}", path.display()))?;
+                    .with_context(|| "cannot write the output")?;
                 written += 1;
             }
         }
