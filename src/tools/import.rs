@@ -66,7 +66,8 @@ Or reads c-gomoku-cli SGF files (-sgf): every move after the opening becomes a r
 with --teacher NAME only the moves of the engine whose name contains NAME, and with
 --messages (c-gomoku-cli's -msg file of the same games) that engine's reported score
 (Rapfi's 'Eval', Fivefold's 'ev') becomes the record's score, converted at
---teacher-scale units per logit; moves without a plain score get NO_SCORE. Games that
+--teacher-scale units per logit; moves without a plain score get NO_SCORE. Scores go to
+games in order, so a messages file must hold as many games as its SGF file. Games that
 ended off the board (time, crash, foul) or without a result are skipped and counted.
 
 Examples (Rapfi's games as a teacher; train/teacher-games.sh makes such files):
@@ -395,11 +396,25 @@ pub fn import_sgf<W: Write>(
     let (mut games, mut skipped, mut written, mut scored) = (0, 0, 0, 0);
     for (k, path) in files.iter().enumerate() {
         let text = read(path)?;
+        let parsed = record::parse_sgf_games(&text);
         let scores = match (messages.get(k), teacher) {
-            (Some(m), Some(t)) => record::match_scores(&read(m)?, t),
+            (Some(m), Some(t)) => {
+                let scores = record::match_scores(&read(m)?, t);
+                // Scores are matched to games by their order: with another count they
+                // would land on the wrong games.
+                ensure!(
+                    scores.len() == parsed.len(),
+                    "{} has {} games, its messages file {} has {}: not the same match",
+                    path.display(),
+                    parsed.len(),
+                    m.display(),
+                    scores.len()
+                );
+                scores
+            }
             _ => Vec::new(),
         };
-        for (i, g) in record::parse_sgf_games(&text).into_iter().enumerate() {
+        for (i, g) in parsed.into_iter().enumerate() {
             let at = || format!("{} game {}", path.display(), i + 1);
             let g = g.with_context(at)?;
             let s = scores.get(i).map_or(&[][..], |s| &s[..]);
@@ -416,21 +431,8 @@ pub fn import_sgf<W: Write>(
                 written += 1;
             }
         }
-        if !messages.is_empty() && scores.len() != games_in(&text) {
-            eprintln!(
-                "import: {} has {} games, its messages {}: scores may be on the wrong games",
-                path.display(),
-                games_in(&text),
-                scores.len()
-            );
-        }
     }
     Ok((games, skipped, written, scored))
-}
-
-/// The number of games in a file of SGF games.
-fn games_in(sgf: &str) -> usize {
-    sgf.matches("(;").count()
 }
 
 /// Runs `import`.
@@ -631,8 +633,8 @@ h8i9i8j9j8k9k8l9,g8,2
 (;FF[4]GM[4]RU[4]SZ[15]PB[rapfi]PW[ff]RE[W+1];B[hh];W[ih])
 ";
 
-    /// The teacher's lines of the first game: a score before moves 4 and 6, a mate
-    /// (no plain score) before move 8, and the other engine's line in between.
+    /// The teacher's lines of the three games, all in the first: a score before moves 4
+    /// and 6, a mate (no plain score) before move 8, and the other engine's line in between.
     const MESSAGES: &str = "\
 Game ID: 1
 Engines: ff x rapfi
@@ -642,6 +644,7 @@ Engines: ff x rapfi
 6) rapfi: Depth 5-5 | Eval -450 | Time 2ms
 8) rapfi: Depth 3-3 | Eval -M3 | Time 0ms
 Game ID: 2
+Game ID: 3
 ";
 
     #[test]
@@ -724,7 +727,8 @@ Game ID: 2
         };
         let renju = run(std::slice::from_ref(&sgf), std::slice::from_ref(&msg));
         let two = run(&[sgf.clone(), sgf.clone()], &[msg]);
-        let occupied = run(&[bad], &[]);
+        let occupied = run(std::slice::from_ref(&bad), &[]);
+        let short = run(std::slice::from_ref(&sgf), &[file("c.txt", "Game ID: 1\n")]);
         std::fs::remove_dir_all(&dir).ok();
         // The first file's renju game stops the import, after the first game's records.
         let e = renju.unwrap_err();
@@ -732,5 +736,11 @@ Game ID: 2
         assert!(format!("{:#}", two.unwrap_err()).contains("1 --messages files for 2"));
         let e = format!("{:#}", occupied.unwrap_err());
         assert!(e.contains("b.sgf game 1") && e.contains("occupied"), "{e}");
+        // Scores for one game cannot be spread over three.
+        let e = format!("{:#}", short.unwrap_err());
+        assert!(
+            e.contains("a.sgf has 3 games") && e.contains("c.txt has 1"),
+            "{e}"
+        );
     }
 }
