@@ -355,21 +355,28 @@ fn opening_from_pos_line(line: &str, rule: Rule, size: usize) -> Result<Vec<Pos>
     Ok(b.history().iter().map(|m| m.pos).collect())
 }
 
-/// Plays `moves` on `b`, checking each first: no move after the end of the game, none
-/// on an occupied square, no renju foul. Moves are numbered in the errors from the
-/// board's move count, and named in `pos` notation. On an error, `b` holds the moves
-/// before the bad one.
+/// Why `p` cannot be the next move on `b` (it comes after the end of the game, is on an
+/// occupied square, or is a renju foul for black), or `None` when it can: the checks of
+/// [`play_checked`], for callers that name the move their own way.
+pub(crate) fn why_illegal(b: &mut Board, p: Pos) -> Option<&'static str> {
+    if rules::game_end(b).is_some() {
+        Some("comes after the end of the game")
+    } else if !b.is_empty(p) {
+        Some("is on an occupied square")
+    } else if !rules::is_legal(b, p) {
+        Some("is a forbidden move for black")
+    } else {
+        None
+    }
+}
+
+/// Plays `moves` on `b`, checking each first ([`why_illegal`]). Moves are numbered in the
+/// errors from the board's move count, and named in `pos` notation. On an error, `b`
+/// holds the moves before the bad one.
 pub(crate) fn play_checked(b: &mut Board, moves: &[Pos]) -> Result<()> {
     for &p in moves {
-        let (k, name) = (b.move_count() + 1, pos_line(&[p]));
-        if rules::game_end(b).is_some() {
-            bail!("move {k} ({name}) comes after the end of the game");
-        }
-        if !b.is_empty(p) {
-            bail!("move {k} ({name}) is on an occupied square");
-        }
-        if !rules::is_legal(b, p) {
-            bail!("move {k} ({name}) is a forbidden move for black");
+        if let Some(why) = why_illegal(b, p) {
+            bail!("move {} ({}) {why}", b.move_count() + 1, pos_line(&[p]));
         }
         b.make(p);
     }

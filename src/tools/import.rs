@@ -43,12 +43,11 @@
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
 use crate::core::record::{self, RecordResult, SgfGame};
-use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule};
 use crate::io::args;
 use crate::nn::eval::{SCORE_LIMIT, SCORE_PER_LOGIT};
 use crate::tools::data::{flags, GameResult, Header, Record, Writer};
-use crate::tools::datagen::play_checked;
+use crate::tools::datagen::{play_checked, why_illegal};
 use crate::tools::openings::{parse_pos_line, pos_line};
 use crate::tools::tune::TEACHER_SCALE;
 use anyhow::{anyhow, bail, ensure, Context, Result};
@@ -197,19 +196,9 @@ impl Importer {
         }
         let b = &mut self.board;
         play_checked(b, &s.moves[b.move_count()..])?;
-        let played = pos_line(&[s.played]);
-        ensure!(
-            rules::game_end(b).is_none(),
-            "the game is over before the move {played}"
-        );
-        ensure!(
-            b.is_empty(s.played),
-            "the move {played} is on an occupied square"
-        );
-        ensure!(
-            rules::is_legal(b, s.played),
-            "the move {played} is a forbidden move for black"
-        );
+        if let Some(why) = why_illegal(b, s.played) {
+            bail!("the move {} {why}", pos_line(&[s.played]));
+        }
         let me = b.side_to_move();
         let black_result = if me == Color::Black {
             s.result
@@ -600,7 +589,7 @@ h8i9i8j9j8k9k8l9,g8,2
         for (text, want) in [
             ("h8i9,h8,2\n", "occupied"),
             ("h8i9,i8,2\nh8i9i8,j9,2\n", "disagrees"),
-            ("h8i9i8j9j8k9k8l9g8,a1,0\n", "over before"),
+            ("h8i9i8j9j8k9k8l9g8,a1,0\n", "after the end of the game"),
             ("h8,i9,x\n", "result"),
         ] {
             let e = import_text(&[text], Rule::Freestyle).err().expect(text);
