@@ -1,6 +1,7 @@
 //! Game records other Gomoku tools read and write: Piskvork's `.psq` and SGF.
 
 use crate::core::board::Board;
+use crate::core::types::Color;
 use anyhow::{anyhow, bail, Result};
 
 /// Writes a game as a Piskvork `.psq` record: a header with the board size, then one
@@ -160,6 +161,17 @@ pub enum RecordResult {
     BlackWins,
     WhiteWins,
     Draw,
+}
+
+impl RecordResult {
+    /// The side that won, `None` for a draw.
+    pub fn winner(self) -> Option<Color> {
+        match self {
+            RecordResult::BlackWins => Some(Color::Black),
+            RecordResult::WhiteWins => Some(Color::White),
+            RecordResult::Draw => None,
+        }
+    }
 }
 
 /// One game of a file of SGF games, such as the `-sgf` output of c-gomoku-cli.

@@ -42,7 +42,7 @@
 
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
-use crate::core::record::{self, RecordResult, SgfGame};
+use crate::core::record::{self, SgfGame};
 use crate::core::types::{Color, Pos, Rule};
 use crate::io::args;
 use crate::nn::eval::{SCORE_LIMIT, SCORE_PER_LOGIT};
@@ -263,6 +263,13 @@ impl Importer {
         play_checked(&mut b, &moves[..opening])?;
         let game = self.next_game;
         self.next_game += 1;
+        // The scores by move number (1-based), so each move finds its own at once.
+        let mut reported = vec![None; moves.len() + 1];
+        for &(n, v) in scores {
+            if let Some(s) = reported.get_mut(n) {
+                *s = Some(v);
+            }
+        }
         let mut out = Vec::new();
         for (i, &p) in moves.iter().enumerate().skip(opening) {
             let me = b.side_to_move();
@@ -271,14 +278,9 @@ impl Importer {
                 Color::White => g.white.as_deref(),
             };
             if teacher.is_none_or(|t| player.is_some_and(|n| n.contains(t))) {
-                let mine = match (result, me) {
-                    (RecordResult::Draw, _) => GameResult::Draw,
-                    (RecordResult::BlackWins, Color::Black)
-                    | (RecordResult::WhiteWins, Color::White) => GameResult::Win,
-                    _ => GameResult::Loss,
-                };
+                let mine = GameResult::for_side(result.winner(), me);
                 // The score reported while thinking about move i + 1.
-                let score = scores.iter().find(|s| s.0 == i + 1).map(|&(_, v)| {
+                let score = reported.get(i + 1).copied().flatten().map(|v| {
                     let s = (v / scale * f64::from(SCORE_PER_LOGIT)).round();
                     s.clamp(-f64::from(SCORE_LIMIT), f64::from(SCORE_LIMIT)) as i16
                 });
