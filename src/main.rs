@@ -54,7 +54,7 @@ enum Command {
     Style(style::Options),
     /// Self-play training positions for a learned evaluation, in a binary file
     Datagen(datagen::Options),
-    /// Training positions from another engine's games (c-gomoku-cli sample files)
+    /// Training positions from another engine's games (c-gomoku-cli samples or SGF games)
     Import(import::Options),
     /// Train the learned evaluation and policy on datagen files
     Train(train::Options),
