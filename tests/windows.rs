@@ -15,7 +15,7 @@ mod common;
 
 use common::{board_command, expect_move, forbid_squares, referee_move, Brain};
 use fivefold::core::rules::{self, reference::Grid};
-use fivefold::engine::time::{budget, Clock};
+use fivefold::engine::time::{budget, Clock, MOVE_OVERHEAD_MS};
 use fivefold::tools::bench;
 use fivefold::{Board, Color, Pos, Rule};
 use std::path::{Path, PathBuf};
@@ -329,6 +329,8 @@ fn gomocups_time_controls_are_kept() {
             e.send(&format!(
                 "INFO timeout_turn {turn}\nINFO timeout_match {game}\nINFO time_left {left}"
             ));
+            // The clock never falls from one report to the next, so the engine learns no
+            // overhead beyond the least it keeps back.
             let plan = budget(
                 &Clock {
                     turn_ms: turn,
@@ -336,6 +338,7 @@ fn gomocups_time_controls_are_kept() {
                     left_ms: Some(left),
                 },
                 empties,
+                MOVE_OVERHEAD_MS,
             );
             let (reply, took) = ask_board(&mut e, &b);
             expect_move(&reply);

@@ -389,7 +389,7 @@ impl<W: Write> Session<W> {
                 match_ms: 0,
                 left_ms: None,
             };
-            time::budget(&clock, empties)
+            time::budget(&clock, empties, time::MOVE_OVERHEAD_MS)
         });
         Limits {
             max_depth: self.depth,

@@ -705,6 +705,16 @@ fn search_defend(
     )
 }
 
+/// The clock of one search for an answer, as [`Session::limits`] planned it: when its
+/// command was read, what the manager's last `time_left` said (where it was sent since the
+/// previous answer) and the hard limit allowed from that moment.
+#[derive(Copy, Clone, Debug)]
+struct MovePlan {
+    received: Instant,
+    left_ms: Option<u64>,
+    hard_ms: u64,
+}
+
 /// The state of one protocol session.
 pub struct Session {
     out: Arc<Output>,
@@ -715,6 +725,11 @@ pub struct Session {
     /// Thinking time used since the last `INFO time_left` (or since the game started if
     /// the manager sends none).
     spent_ms: u64,
+    /// What the manager charges for each move beyond the engine's thinking, learnt from
+    /// its `time_left` reports.
+    overhead: time::Overhead,
+    /// The clock of the search now being set up or run, for [`Session::overhead`].
+    plan: Option<MovePlan>,
     max_depth: Option<i32>,
     max_nodes: Option<u64>,
     /// `INFO show_detail`: messages for GUIs that display the engine's thinking (not 0),
@@ -783,6 +798,8 @@ impl Session {
             rule: Rule::Freestyle,
             clock: Clock::default(),
             spent_ms: 0,
+            overhead: time::Overhead::default(),
+            plan: None,
             max_depth: None,
             max_nodes: None,
             show_detail: 0,
@@ -1286,6 +1303,7 @@ impl Session {
             return self.error("no empty square left to play");
         }
         if let Some(p) = self.book_move() {
+            self.overhead.forget_move();
             self.play_own(p);
             return Flow::Continue;
         }
@@ -2046,7 +2064,12 @@ impl Session {
             left_ms: left,
             ..self.clock
         };
-        let mut budget = time::budget(&clock, empty);
+        let mut budget = time::budget(&clock, empty, self.overhead.per_move_ms());
+        self.plan = Some(MovePlan {
+            received,
+            left_ms: self.clock.left_ms.filter(|_| self.spent_ms == 0),
+            hard_ms: budget.hard.as_millis() as u64,
+        });
         let waited = received.elapsed();
         budget.soft = budget.soft.saturating_sub(waited);
         budget.hard = budget.hard.saturating_sub(waited);
@@ -2092,7 +2115,13 @@ impl Session {
             "timeout_turn" => self.clock.turn_ms = non_negative()?.min(MAX_TIME_MS),
             "timeout_match" => self.clock.match_ms = non_negative()?.min(MAX_TIME_MS),
             "time_left" => {
-                self.clock.left_ms = Some(non_negative()?.min(MAX_TIME_MS));
+                let left = non_negative()?.min(MAX_TIME_MS);
+                self.overhead.time_left(left);
+                log::debug!(
+                    "time_left {left} ms; kept back for each move to come: {} ms",
+                    self.overhead.per_move_ms()
+                );
+                self.clock.left_ms = Some(left);
                 self.spent_ms = 0;
             }
             "max_memory" => self.memory = MemoryLimit::Total(non_negative()?),
@@ -2668,10 +2697,24 @@ impl Session {
 
     /// Writes a job's answer and plays it on the board.
     fn finish(&mut self, answer: Answer, started: Instant) {
+        let plan = self.plan.take();
         if !matches!(answer, Answer::Said(_)) {
             self.spent_ms = self
                 .spent_ms
                 .saturating_add(started.elapsed().as_millis() as u64);
+            // The manager's next time_left shows what this answer cost beyond the
+            // thinking time allowed and used.
+            match plan {
+                Some(MovePlan {
+                    received,
+                    left_ms: Some(left),
+                    hard_ms,
+                }) => {
+                    let used = (received.elapsed().as_millis() as u64).min(hard_ms);
+                    self.overhead.moved(left, used);
+                }
+                _ => self.overhead.forget_move(),
+            }
         }
         match answer {
             Answer::Said(line) => self.reply(&line),
@@ -3116,6 +3159,50 @@ mod tests {
             let (x, y) = last.split_once(',').expect("a move last");
             let mv = (x.parse::<usize>().unwrap(), y.parse::<usize>().unwrap());
             assert!(![(7, 7), (8, 8), (8, 6)].contains(&mv), "{text}");
+        }
+    }
+
+    #[test]
+    fn what_the_manager_charges_beyond_the_thinking_is_learnt_from_time_left() {
+        // A manager whose clock falls by 400 ms for each move the engine answers at once,
+        // and one that sends no time_left.
+        for reports in [true, false] {
+            let out = Collect::default();
+            let mut s = Session::new(Arc::new(Output::new(Box::new(out.clone()))));
+            let now = Instant::now();
+            for l in [
+                "START 15",
+                "INFO timeout_turn 5000",
+                "INFO timeout_match 60000",
+            ] {
+                assert!(matches!(s.handle_line(l, now), Flow::Continue), "{l}");
+            }
+            let first = s.limits(Instant::now()).budget.expect("a clock").soft;
+            let mut left = 60_000;
+            for i in 0..6 {
+                if reports {
+                    let l = format!("INFO time_left {left}");
+                    assert!(matches!(s.handle_line(&l, now), Flow::Continue));
+                }
+                let turn = format!("TURN {},0", 2 * i);
+                assert!(matches!(
+                    s.handle_line(&turn, Instant::now()),
+                    Flow::Think(_)
+                ));
+                s.finish(Answer::Move(Pos::new(2 * i, 14)), Instant::now());
+                left -= 400;
+            }
+            if reports {
+                let l = format!("INFO time_left {left}");
+                assert!(matches!(s.handle_line(&l, now), Flow::Continue));
+                assert!(s.overhead.per_move_ms() > 300, "{:?}", s.overhead);
+                // Kept back for every move that may still come: the target for a move
+                // falls from the whole turn to a share of what is left after that.
+                let later = s.limits(Instant::now()).budget.expect("a clock").soft;
+                assert!(later < first / 2, "{first:?} -> {later:?}");
+            } else {
+                assert_eq!(s.overhead.per_move_ms(), time::MOVE_OVERHEAD_MS);
+            }
         }
     }
 
