@@ -76,7 +76,9 @@ pub const MOVES_TO_GO: u64 = 20;
 /// its limit by tens of milliseconds every move; a release build under c-gomoku-cli or
 /// Piskvork costs a few. The estimate follows the observations (a quarter of the way
 /// each move) and is never below [`MOVE_OVERHEAD_MS`]; it is kept from game to game,
-/// since it belongs to the manager and the machine.
+/// since it belongs to the manager and the machine. [`budget`] keeps it back for every
+/// move still to come under a match clock, and twice it from the turn limit where that
+/// is more than the turn's own reserve.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Overhead {
     /// The manager's `time_left` when the last move began and the thinking time the
@@ -130,14 +132,16 @@ impl Overhead {
 /// last longer than that) and what the manager charges for each move beyond the
 /// engine's thinking ([`MOVE_OVERHEAD_MS`], or more as [`Overhead`] learns it).
 pub fn budget(clock: &Clock, empty_squares: usize, move_overhead_ms: u64) -> Budget {
-    // Per-move cap: the turn limit minus a reserve that grows with the limit
-    // (3%, at least RESERVE_MS).
+    // Per-move cap: the turn limit minus a reserve that grows with the limit (3%, at
+    // least RESERVE_MS) and with the manager's overhead (twice it, since what is learnt
+    // is an average; the least overhead stays under RESERVE_MS).
     let turn_cap = if clock.turn_ms == 0 {
         0
     } else {
-        clock
-            .turn_ms
-            .saturating_sub(RESERVE_MS.max(clock.turn_ms / 100 * 3))
+        let reserve = RESERVE_MS
+            .max(clock.turn_ms / 100 * 3)
+            .max(move_overhead_ms.saturating_mul(2));
+        clock.turn_ms.saturating_sub(reserve)
     };
     let mut hard = turn_cap;
     let mut soft = turn_cap;
@@ -382,6 +386,21 @@ mod tests {
         }
         // A fast manager brings it back down, never below the floor.
         assert_eq!(o.per_move_ms(), MOVE_OVERHEAD_MS);
+    }
+
+    #[test]
+    fn a_slow_manager_shortens_the_turn_too() {
+        let clock = Clock {
+            turn_ms: 300,
+            match_ms: 0,
+            left_ms: None,
+        };
+        assert_eq!(
+            ms(budget(&clock, 200, MOVE_OVERHEAD_MS).hard),
+            300 - RESERVE_MS
+        );
+        // Moves charged 40 ms beyond the thinking: twice that is kept back.
+        assert_eq!(ms(budget(&clock, 200, 40).hard), 300 - 80);
     }
 
     /// Plays a game of `moves` moves of our own under a match clock, each charged
