@@ -3162,21 +3162,29 @@ mod tests {
         }
     }
 
+    /// A session writing into a buffer, after `lines`, each of which must need no answer
+    /// from a search.
+    fn session_after(lines: &[&str]) -> (Session, Collect) {
+        let out = Collect::default();
+        let mut s = Session::new(Arc::new(Output::new(Box::new(out.clone()))));
+        let now = Instant::now();
+        for l in lines {
+            assert!(matches!(s.handle_line(l, now), Flow::Continue), "{l}");
+        }
+        (s, out)
+    }
+
     #[test]
     fn what_the_manager_charges_beyond_the_thinking_is_learnt_from_time_left() {
         // A manager whose clock falls by 400 ms for each move the engine answers at once,
         // and one that sends no time_left.
         for reports in [true, false] {
-            let out = Collect::default();
-            let mut s = Session::new(Arc::new(Output::new(Box::new(out.clone()))));
-            let now = Instant::now();
-            for l in [
+            let (mut s, _) = session_after(&[
                 "START 15",
                 "INFO timeout_turn 5000",
                 "INFO timeout_match 60000",
-            ] {
-                assert!(matches!(s.handle_line(l, now), Flow::Continue), "{l}");
-            }
+            ]);
+            let now = Instant::now();
             let first = s.limits(Instant::now()).budget.expect("a clock").soft;
             let mut left = 60_000;
             for i in 0..6 {
@@ -3209,17 +3217,13 @@ mod tests {
     #[test]
     fn pondering_runs_only_when_asked_and_takes_no_clock_time() {
         for on in [false, true] {
-            let out = Collect::default();
-            let mut s = Session::new(Arc::new(Output::new(Box::new(out.clone()))));
-            let now = Instant::now();
-            for l in [
+            let (mut s, out) = session_after(&[
                 "START 15",
                 "INFO hash_size 256",
                 "INFO thread_num 1",
                 "INFO timeout_match 100000",
-            ] {
-                assert!(matches!(s.handle_line(l, now), Flow::Continue), "{l}");
-            }
+            ]);
+            let now = Instant::now();
             let pondering = if on {
                 "INFO pondering 1"
             } else {
@@ -3265,12 +3269,8 @@ mod tests {
 
     #[test]
     fn a_database_query_leaves_pondering_running() {
-        let out = Collect::default();
-        let mut s = Session::new(Arc::new(Output::new(Box::new(out.clone()))));
+        let (mut s, out) = session_after(&["START 15", "INFO hash_size 256", "INFO pondering 1"]);
         let now = Instant::now();
-        for l in ["START 15", "INFO hash_size 256", "INFO pondering 1"] {
-            assert!(matches!(s.handle_line(l, now), Flow::Continue), "{l}");
-        }
         assert!(matches!(s.handle_line("TURN 7,7", now), Flow::Think(_)));
         s.finish(Answer::Move(Pos::new(6, 7)), Instant::now());
         s.start_pondering();
