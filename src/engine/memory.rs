@@ -26,7 +26,8 @@ pub const MAX_HASH_BYTES: u64 = 4 << 30;
 /// where a network evaluates, its evaluator's per-square sums. Measured on Linux x86-64
 /// (peak resident memory with 1 and 33 threads, a 1 MB table, 2.5 s of search): about
 /// 1.3 MB a thread with the classical evaluation and 1.8 MB with a network (the
-/// networks' weights are shared). Planned for the larger, since `use_net` can change
+/// networks' weights are shared), to which the evaluator's score cache has since added
+/// 128 KB ([`crate::nn::eval::SCORE_CACHE_ENTRIES`]). Planned for the larger, since `use_net` can change
 /// after the plan is made.
 pub const THREAD_BYTES: u64 = 2 << 20;
 

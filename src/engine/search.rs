@@ -349,7 +349,7 @@ impl Searcher {
     fn static_eval(&mut self, b: &Board) -> Score {
         if self.net_on && self.net_value {
             if let Some(e) = self.evaluator.as_mut() {
-                return e.evaluate(b).score;
+                return e.score(b);
             }
         }
         eval::evaluate(b)
