@@ -23,15 +23,29 @@
 //! files, chosen by a hash of the file's name and the game's number (so a file's games
 //! stay on their side of the split whatever other files are listed, and a network can be
 //! compared with the one before it on the games neither trained on).
+//!
+//! **One-ply pick.** Beside the losses, the held-out report gives how often the value
+//! alone would play the record's move: of up to [`PICK_POSITIONS`] held-out positions
+//! (evenly spaced; those where either side can make five, or whose move was a forced
+//! block or a threat-solver win, left out), how often the legal move in the stones'
+//! bounding box widened by two after which the value rates the position worst for the
+//! opponent is the record's move; the classical evaluation's pick is printed beside it.
+//! A search compares the positions after a node's moves, not games' outcomes, so a value
+//! can predict results better and still rank those positions worse (network.md).
 
+use crate::core::board::Board;
+use crate::core::pattern::Threat;
 use crate::core::rng::{Rng, SplitMix64};
-use crate::core::types::{Color, Rule};
+use crate::core::rules;
+use crate::core::types::{Color, Pos, Rule, Score};
 use crate::io::args;
 use crate::nn::features::{square_rows, ROWS, ROWS_PER_SQUARE};
 use crate::nn::net::{sets_for, wdl, Head, Net, Set, DIM, HID, POOL_DIV, QA, TABLE_LIMIT};
+use crate::nn::Evaluator;
 use crate::tools::data::{self, GameResult, Header, Record};
 use anyhow::{bail, ensure, Context, Result};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Shards a batch's gradient is summed in (fixed, so the thread count cannot change the
@@ -39,6 +53,8 @@ use std::time::Instant;
 const SHARDS: usize = 4;
 /// One game in this many is held out for validation.
 const HOLD_OUT: u64 = 20;
+/// Held-out positions the one-ply pick is measured on, at most (see the module text).
+pub const PICK_POSITIONS: usize = 2000;
 
 #[derive(clap::Args, Debug, Clone)]
 #[command(after_help = "\
@@ -659,6 +675,55 @@ fn classical_value_loss(ds: &Dataset, result_weight: f32) -> Result<(f64, f32, f
     Ok((best, scale, 100.0 * right as f64 / decided.max(1) as f64))
 }
 
+/// The one-ply pick of `score` (the side to move's score of a position) on the held-out
+/// positions, in percent (see the module text).
+fn one_ply_pick(ds: &Dataset, mut score: impl FnMut(&Board) -> Score) -> Result<f64> {
+    let step = ds.held_out.len().div_ceil(PICK_POSITIONS).max(1);
+    let (mut counted, mut picked) = (0usize, 0usize);
+    for (fi, r) in ds.held_out.iter().step_by(step) {
+        if r.flags & (data::flags::FORCED | data::flags::THREAT_WIN) != 0 {
+            continue;
+        }
+        let h = &ds.headers[*fi];
+        let mut b = r.to_board(h)?;
+        let me = b.side_to_move();
+        if rules::game_end(&b).is_some()
+            || b.count(me, Threat::Five) > 0
+            || b.count(me.opp(), Threat::Five) > 0
+        {
+            continue;
+        }
+        let near: Vec<Pos> = b.area(2).filter(|&p| b.is_empty(p)).collect();
+        let mut best: Option<(Score, Pos)> = None;
+        for p in near {
+            if !rules::is_legal(&mut b, p) {
+                continue;
+            }
+            b.make(p);
+            let s = -score(&b);
+            b.unmake();
+            if best.is_none_or(|(top, _)| s > top) {
+                best = Some((s, p));
+            }
+        }
+        if let Some((_, p)) = best {
+            counted += 1;
+            picked += usize::from(p == r.best_pos(h));
+        }
+    }
+    Ok(100.0 * picked as f64 / counted.max(1) as f64)
+}
+
+/// The one-ply pick of the network of `sets`, quantized as the engine reads it.
+fn network_pick(ds: &Dataset, sets: &[FloatSet]) -> Result<f64> {
+    let net = Net {
+        rule: ds.rule,
+        sets: sets.iter().map(FloatSet::to_set).collect(),
+    };
+    let mut e = Evaluator::new(Arc::new(net));
+    one_ply_pick(ds, |b| e.evaluate(b).score)
+}
+
 /// Runs `train` (see the module text).
 pub fn run(opts: &Options) -> Result<()> {
     let ds = load(opts)?;
@@ -695,13 +760,18 @@ pub fn run(opts: &Options) -> Result<()> {
             return Ok(());
         }
         let t = run_batch(sets, &ds, &ds.held_out, opts, threads, None)?;
-        eprintln!("train: {label}: held out: {}", t.line());
+        let pick = network_pick(&ds, sets)?;
+        eprintln!(
+            "train: {label}: held out: {}, one-ply pick {pick:.1}%",
+            t.line()
+        );
         Ok(())
     };
     if !ds.held_out.is_empty() {
         let (loss, scale, right) = classical_value_loss(&ds, opts.result_weight as f32)?;
+        let pick = one_ply_pick(&ds, crate::core::eval::evaluate)?;
         eprintln!(
-            "train: the classical evaluation on the held-out positions: value {loss:.4} at {scale} units per logit (winner favoured {right:.1}%)"
+            "train: the classical evaluation on the held-out positions: value {loss:.4} at {scale} units per logit (winner favoured {right:.1}%), one-ply pick {pick:.1}%"
         );
     }
     report("start", &sets)?;
@@ -758,11 +828,8 @@ pub fn run(opts: &Options) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::board::Board;
     use crate::core::rng::XorShift64;
-    use crate::core::types::Pos;
     use crate::nn::eval::tests::{random_moves, random_net};
-    use std::sync::Arc;
 
     /// A record of `b` with the first empty square near the stones as its best move.
     fn record_of(b: &Board, game: u32, result: GameResult, score: i16) -> (Header, Record) {
@@ -794,6 +861,33 @@ mod tests {
             })
             .filter(|(_, r)| r.stones.iter().any(|s| s.is_none()))
             .collect()
+    }
+
+    #[test]
+    fn the_one_ply_pick_counts_the_move_after_which_the_score_is_best() {
+        let pos = positions(Rule::Freestyle, 40, 9);
+        let ds = Dataset {
+            rule: Rule::Freestyle,
+            train: Vec::new(),
+            headers: pos.iter().map(|(h, _)| *h).collect(),
+            held_out: pos
+                .into_iter()
+                .enumerate()
+                .map(|(i, (_, r))| (i, r))
+                .collect(),
+        };
+        // Whether the last move of `child` was its parent's record move (see record_of).
+        let record_move = |child: &Board| {
+            let mut parent = child.clone();
+            let last = parent.history().last().unwrap().pos;
+            parent.unmake();
+            let first = parent.area(1).find(|&p| parent.is_empty(p));
+            first == Some(last)
+        };
+        // Scores are the side to move's: the parent likes the child its opponent likes least.
+        let pick = |worst: Score| one_ply_pick(&ds, |b| if record_move(b) { worst } else { 0 });
+        assert_eq!(pick(-500).unwrap(), 100.0);
+        assert_eq!(pick(500).unwrap(), 0.0);
     }
 
     #[test]
