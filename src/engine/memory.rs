@@ -27,8 +27,8 @@ pub const MAX_HASH_BYTES: u64 = 4 << 30;
 /// (peak resident memory with 1 and 33 threads, a 1 MB table, 2.5 s of search): about
 /// 1.3 MB a thread with the classical evaluation and 1.8 MB with a network (the
 /// networks' weights are shared), to which the evaluator's score cache has since added
-/// 128 KB ([`crate::nn::eval::SCORE_CACHE_ENTRIES`]). Planned for the larger, since `use_net` can change
-/// after the plan is made.
+/// 128 KB ([`crate::nn::eval::SCORE_CACHE_ENTRIES`]). Planned for the larger, since
+/// `use_net` can change after the plan is made.
 pub const THREAD_BYTES: u64 = 2 << 20;
 
 /// What the engine may use.
