@@ -714,13 +714,17 @@ fn one_ply_pick(ds: &Dataset, mut score: impl FnMut(&Board) -> Score) -> Result<
     Ok(100.0 * picked as f64 / counted.max(1) as f64)
 }
 
-/// The one-ply pick of the network of `sets`, quantized as the engine reads it.
-fn network_pick(ds: &Dataset, sets: &[FloatSet]) -> Result<f64> {
-    let net = Net {
-        rule: ds.rule,
+/// The network of `sets` as the engine reads it (the tables rounded to 1/[`QA`]).
+fn quantized(rule: Rule, sets: &[FloatSet]) -> Net {
+    Net {
+        rule,
         sets: sets.iter().map(FloatSet::to_set).collect(),
-    };
-    let mut e = Evaluator::new(Arc::new(net));
+    }
+}
+
+/// The one-ply pick of the network of `sets`, as the engine would play it.
+fn network_pick(ds: &Dataset, sets: &[FloatSet]) -> Result<f64> {
+    let mut e = Evaluator::new(Arc::new(quantized(ds.rule, sets)));
     one_ply_pick(ds, |b| e.evaluate(b).score)
 }
 
@@ -816,10 +820,7 @@ pub fn run(opts: &Options) -> Result<()> {
         );
         report(&format!("epoch {epoch}"), &sets)?;
     }
-    let net = Net {
-        rule: ds.rule,
-        sets: sets.iter().map(FloatSet::to_set).collect(),
-    };
+    let net = quantized(ds.rule, &sets);
     net.save(&opts.out)?;
     eprintln!("train: wrote {}", opts.out.display());
     Ok(())
