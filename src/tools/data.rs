@@ -40,8 +40,9 @@ use std::path::Path;
 
 /// The first eight bytes of every file.
 pub const MAGIC: [u8; 8] = *b"FIVEDATA";
-/// The format version this module writes and reads.
-pub const VERSION: u16 = 1;
+/// The format version this module writes. It reads this one and version 1, which is
+/// the same layout without the flag [`flags::OFF_PATH`].
+pub const VERSION: u16 = 2;
 /// Bytes of the header.
 pub const HEADER_BYTES: usize = 16;
 /// Bytes of a record before its two stone planes.
@@ -58,8 +59,13 @@ pub mod flags {
     /// The record has no search score (its score is 0): it comes from another engine's
     /// game (`import`), which gives the move and the result only.
     pub const NO_SCORE: u8 = 4;
-    /// Every bit version 1 defines; the others must be 0.
-    pub const ALL: u8 = THREAT_WIN | FORCED | NO_SCORE;
+    /// The position is not on the game's path: a move the search did not choose was
+    /// played instead of its best (`datagen --side-positions`), and the record's score
+    /// is a search of the position after it. The result field is 0 and means nothing;
+    /// the score is the whole value target. Never set with [`NO_SCORE`] (since version 2).
+    pub const OFF_PATH: u8 = 8;
+    /// Every bit the format defines; the others must be 0.
+    pub const ALL: u8 = THREAT_WIN | FORCED | NO_SCORE | OFF_PATH;
 }
 
 /// What a file holds: the rule and the board size, the same for every record.
@@ -122,8 +128,8 @@ impl Header {
         );
         let version = u16::from_le_bytes([h[8], h[9]]);
         ensure!(
-            version == VERSION,
-            "format version {version}; this build reads version {VERSION}"
+            version == 1 || version == VERSION,
+            "format version {version}; this build reads versions 1 and {VERSION}"
         );
         let rule = Rule::from_info(i64::from(h[10]))
             .filter(|r| r.info_number() == i64::from(h[10]))
@@ -294,6 +300,15 @@ impl Record {
             .ok_or_else(|| anyhow!("result is {}, not 1, 0 or -1", bytes[11] as i8))?;
         let flags = bytes[12];
         ensure!(flags & !flags::ALL == 0, "unknown flags {flags:#04x}");
+        ensure!(
+            flags & (flags::NO_SCORE | flags::OFF_PATH) != flags::NO_SCORE | flags::OFF_PATH,
+            "flags {flags:#04x}: an off-path record without a score has no value target"
+        );
+        ensure!(
+            flags & flags::OFF_PATH == 0 || bytes[11] == 0,
+            "an off-path record's result is {}, not 0",
+            bytes[11] as i8
+        );
         ensure!(bytes[13] == 0, "reserved byte 13 is {}, not 0", bytes[13]);
         ensure!(
             score.unsigned_abs() <= MATE as u16,
@@ -520,7 +535,13 @@ mod tests {
                     },
                     result: [GameResult::Win, GameResult::Draw, GameResult::Loss]
                         [usize::from(ply) % 3],
-                    flags: [0, flags::THREAT_WIN, flags::FORCED, flags::ALL, 0][usize::from(ply)],
+                    flags: [
+                        0,
+                        flags::THREAT_WIN,
+                        flags::FORCED,
+                        flags::THREAT_WIN | flags::FORCED | flags::NO_SCORE,
+                        flags::OFF_PATH,
+                    ][usize::from(ply)],
                     stones,
                 }
             })
@@ -559,7 +580,7 @@ mod tests {
         assert_eq!((h.plane_bytes(), h.record_bytes()), (29, 72));
         assert_eq!(
             h.encode(),
-            [b'F', b'I', b'V', b'E', b'D', b'A', b'T', b'A', 1, 0, 4, 15, 15, 0, 72, 0]
+            [b'F', b'I', b'V', b'E', b'D', b'A', b'T', b'A', 2, 0, 4, 15, 15, 0, 72, 0]
         );
         let mut stones = vec![None; 225];
         stones[0] = Some(Color::Black); // a15 in h8 notation: x 0, y 0
@@ -623,7 +644,11 @@ mod tests {
             assert!(format!("{e:#}").contains(msg), "{msg}: {e:#}");
         };
         fails(&|b| b[0] = b'X', "not a Fivefold data file");
-        fails(&|b| b[8] = 2, "format version 2");
+        fails(&|b| b[8] = 3, "format version 3");
+        // Version 1 is the same layout without the off-path flag.
+        let mut v1 = good.clone();
+        v1[8] = 1;
+        assert_eq!(read(&v1[..]).unwrap(), read(&good[..]).unwrap());
         fails(&|b| b[10] = 3, "unknown rule number 3");
         fails(&|b| b[10] = 2, "unknown rule number 2");
         fails(&|b| b[11] = 4, "each side must be 5 to 32");
@@ -651,6 +676,14 @@ mod tests {
         fails(&|b| b[at(1, 10)] = 2, "side to move is 2");
         fails(&|b| b[at(1, 11)] = 5, "result is 5");
         fails(&|b| b[at(1, 12)] = 0x80, "unknown flags");
+        fails(&|b| b[at(1, 12)] = 12, "has no value target");
+        fails(
+            &|b| {
+                b[at(1, 12)] = flags::OFF_PATH;
+                b[at(1, 11)] = 1;
+            },
+            "an off-path record's result is 1",
+        );
         fails(&|b| b[at(1, 13)] = 1, "reserved byte 13");
         fails(&|b| b[at(1, 9)] = 0x7F, "beyond ±30000");
         fails(&|b| b[at(0, 4)] = 3, "0 stones on the board at ply 3");

@@ -24,6 +24,15 @@
 //! solver found before any tree search ([`flags::THREAT_WIN`]), or answers the
 //! opponent's threat of five ([`flags::FORCED`]).
 //!
+//! Off-path positions (`--side-positions`): a search weighs the positions after every
+//! move it considers, not only after the one it plays, but a game's records hold only
+//! the latter. So for a share of the records, one of the move generator's other moves,
+//! drawn at random, is played instead of the best, the position after it is searched
+//! with the same node limit, and it is written right after its parent's record, marked
+//! [`flags::OFF_PATH`] (its score is the value target; it has no result). The game then
+//! goes on with the best move, as if nothing had happened (the searcher keeps what it
+//! learnt from the side search: its table, killers and history).
+//!
 //! Reproducible: game `i` depends only on the options, `--seed` and `i` (its random
 //! numbers are seeded from the seed and `i`; each game gets a new searcher and a cleared
 //! table, and a single-threaded search with a node limit searches the same tree every
@@ -70,6 +79,8 @@ pub struct Spec {
     pub stones: usize,
     /// Random moves after the opening.
     pub random_plies: usize,
+    /// Percent of the records that get an off-path record after them (0 to 100).
+    pub side_percent: u64,
     pub seed: u64,
     /// The search's parameters (`use_net=1`: the network plays).
     pub params: Params,
@@ -146,6 +157,59 @@ fn random_move(b: &mut Board, rng: &mut impl Rng) -> Option<Pos> {
     (!legal.is_empty()).then(|| legal[rng.below(legal.len())])
 }
 
+/// The off-path record of a position whose search chose `best` (see the module text):
+/// a random other move of the move generator's, legal, and a search of the position
+/// after it. `None` when there is no other move, when it ends the game or leaves a five
+/// to make (no search needed). The board is left as it was.
+fn off_path(
+    searcher: &mut Searcher,
+    b: &mut Board,
+    best: Pos,
+    spec: &Spec,
+    index: u32,
+    limits: &Limits,
+    rng: &mut impl Rng,
+) -> Option<Record> {
+    let mut moves = Vec::new();
+    movegen::generate(b, &mut moves);
+    let others: Vec<Pos> = moves
+        .iter()
+        .map(|m| m.pos)
+        .filter(|&p| p != best && rules::is_legal(b, p))
+        .collect();
+    if others.is_empty() {
+        return None;
+    }
+    b.make(others[rng.below(others.len())]);
+    let me = b.side_to_move();
+    let record = if rules::game_end(b).is_some() || b.count(me, Threat::Five) > 0 {
+        None
+    } else {
+        let r = searcher.search(b, limits, &mut |_| {});
+        rules::is_legal(b, r.best).then(|| {
+            let mut f = flags::OFF_PATH;
+            if solved_by_threats(&r) {
+                f |= flags::THREAT_WIN;
+            }
+            if b.count(me.opp(), Threat::Five) > 0 {
+                f |= flags::FORCED;
+            }
+            Record {
+                game: index,
+                ply: b.move_count() as u16,
+                best: Record::index_of(r.best, spec.size),
+                score: data::encode_score(r.score),
+                side_to_move: me,
+                result: GameResult::Draw,
+                flags: f,
+                stones: Record::stones_of(b),
+            }
+        })
+    };
+    b.unmake();
+    record
+}
+
 /// A game-playing thread's state: its table, kept between games (cleared for each).
 pub struct Worker {
     tt: Arc<Tt>,
@@ -188,8 +252,9 @@ impl Worker {
             max_nodes: Some(spec.nodes),
             ..Limits::default()
         };
-        // Positions and their side to move, waiting for the result.
-        let mut kept: Vec<(Record, Color)> = Vec::new();
+        // Positions and their side to move, waiting for the result (`None`: an
+        // off-path record, which has none).
+        let mut kept: Vec<(Record, Option<Color>)> = Vec::new();
         let mut foul = false;
         let winner = loop {
             if let Some(end) = rules::game_end(&b) {
@@ -222,14 +287,31 @@ impl Worker {
                     flags: f,
                     stones: Record::stones_of(&b),
                 };
-                kept.push((record, me));
+                kept.push((record, Some(me)));
+                // Drawn only when asked for, so that without it the games stay as
+                // they were.
+                if spec.side_percent > 0 && rng.chance(spec.side_percent, 100) {
+                    if let Some(side) = off_path(
+                        &mut searcher,
+                        &mut b,
+                        r.best,
+                        spec,
+                        index,
+                        &limits,
+                        &mut rng,
+                    ) {
+                        kept.push((side, None));
+                    }
+                }
             }
             b.make(r.best);
         };
         let records = kept
             .into_iter()
             .map(|(mut r, me)| {
-                r.result = GameResult::for_side(winner, me);
+                if let Some(me) = me {
+                    r.result = GameResult::for_side(winner, me);
+                }
                 r
             })
             .collect();
@@ -420,6 +502,11 @@ pub struct Options {
     /// Worker threads, each playing whole games [default: the number of cores]
     #[arg(long, value_name = "N", value_parser = args::threads)]
     pub threads: Option<usize>,
+    /// Percent of the searched positions that also give an off-path record: a random other
+    /// move of the move generator's is played instead of the best and the position after
+    /// it searched (the same nodes); its score is its value target (docs/data.md)
+    #[arg(long, value_name = "PERCENT", default_value_t = 0, value_parser = |s: &str| args::number_in(s, 0u64, 100))]
+    pub side_positions: u64,
     /// Seed of the openings and random moves
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = args::count)]
     pub seed: u64,
@@ -434,6 +521,8 @@ pub struct Options {
 struct Totals {
     games: u32,
     positions: u64,
+    /// Of the positions, those off the games' paths (`--side-positions`).
+    off_path: u64,
     /// Black's wins, draws, losses.
     black: [u32; 3],
     fouls: u32,
@@ -460,6 +549,7 @@ pub fn run(opts: &Options) -> Result<()> {
         nodes: opts.nodes,
         stones: opts.stones,
         random_plies: opts.random_plies,
+        side_percent: opts.side_positions,
         seed: opts.seed,
         params: {
             let mut p = Params::default();
@@ -523,6 +613,11 @@ pub fn run(opts: &Options) -> Result<()> {
                 }
                 totals.games += 1;
                 totals.positions += g.records.len() as u64;
+                totals.off_path += g
+                    .records
+                    .iter()
+                    .filter(|r| r.flags & flags::OFF_PATH != 0)
+                    .count() as u64;
                 totals.black[match g.winner {
                     Some(Color::Black) => 0,
                     None => 1,
@@ -551,8 +646,13 @@ pub fn run(opts: &Options) -> Result<()> {
     let t = &totals;
     eprintln!("{}", progress(t));
     eprintln!(
-        "datagen: {} positions ({} bytes each) in {}; black +{} ={} -{}{}, average game {:.1} plies",
+        "datagen: {} positions{} ({} bytes each) in {}; black +{} ={} -{}{}, average game {:.1} plies",
         t.positions,
+        if spec.side_percent > 0 {
+            format!(" ({} of them off the games' paths)", t.off_path)
+        } else {
+            String::new()
+        },
         header.record_bytes(),
         out.display(),
         t.black[0],
@@ -581,6 +681,7 @@ mod tests {
             nodes: 300,
             stones: 3,
             random_plies: 2,
+            side_percent: 0,
             seed: 5,
             params: Params::default(),
         }
@@ -647,6 +748,50 @@ mod tests {
         assert!(!g3.records.is_empty());
         // Another game number is another game.
         assert_ne!(g3.records, used.play(&s, 4, None).records);
+    }
+
+    #[test]
+    fn off_path_records_follow_their_parents_one_other_move_later() {
+        let mut s = spec(Rule::Renju, 11);
+        let plain = Worker::new(StopToken::new()).play(&s, 2, None);
+        assert!(plain.records.iter().all(|r| r.flags & flags::OFF_PATH == 0));
+        s.side_percent = 100;
+        let g = Worker::new(StopToken::new()).play(&s, 2, None);
+        let h = Header::new(s.rule, s.size, s.size).unwrap();
+        let (mut side, mut on_path) = (0, 0);
+        for (k, r) in g.records.iter().enumerate() {
+            if r.flags & flags::OFF_PATH == 0 {
+                on_path += 1;
+                assert_eq!(r.result, GameResult::for_side(g.winner, r.side_to_move));
+                continue;
+            }
+            side += 1;
+            assert_eq!(r.result, GameResult::Draw);
+            // The record before is its parent, on the game's path: the same stones and
+            // one more of the parent's side to move, not on the parent's best square.
+            let parent = &g.records[k - 1];
+            assert_eq!(parent.flags & flags::OFF_PATH, 0);
+            assert_eq!((parent.game, parent.ply + 1), (r.game, r.ply));
+            let added: Vec<usize> = (0..r.stones.len())
+                .filter(|&i| r.stones[i] != parent.stones[i])
+                .collect();
+            assert_eq!(added.len(), 1);
+            assert_eq!(parent.stones[added[0]], None);
+            assert_eq!(r.stones[added[0]], Some(parent.side_to_move));
+            assert_ne!(added[0], usize::from(parent.best));
+            let b = r.to_board(&h).unwrap();
+            assert!(rules::game_end(&b).is_none());
+            assert_eq!(b.count(b.side_to_move(), Threat::Five), 0);
+        }
+        // Nearly every position has another move to try.
+        assert!(
+            side * 4 >= on_path * 3,
+            "{side} off-path records for {on_path}"
+        );
+        // Every record reads back from a file.
+        let mut bytes = Vec::new();
+        data::write(&mut bytes, h, &g.records).unwrap();
+        assert_eq!(data::read(&bytes[..]).unwrap().1, g.records);
     }
 
     #[test]
