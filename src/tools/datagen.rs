@@ -157,6 +157,30 @@ fn random_move(b: &mut Board, rng: &mut impl Rng) -> Option<Pos> {
     (!legal.is_empty()).then(|| legal[rng.below(legal.len())])
 }
 
+/// The record of game `index`'s position `b`, searched with result `r`: the flags
+/// `extra` and those the search gives ([`flags::THREAT_WIN`], [`flags::FORCED`]); the
+/// result is filled in when the game ends.
+fn record_of(b: &Board, r: &SearchResult, index: u32, extra: u8) -> Record {
+    let me = b.side_to_move();
+    let mut f = extra;
+    if solved_by_threats(r) {
+        f |= flags::THREAT_WIN;
+    }
+    if b.count(me.opp(), Threat::Five) > 0 {
+        f |= flags::FORCED;
+    }
+    Record {
+        game: index,
+        ply: b.move_count() as u16,
+        best: Record::index_of(r.best, b.width()),
+        score: data::encode_score(r.score),
+        side_to_move: me,
+        result: GameResult::Draw,
+        flags: f,
+        stones: Record::stones_of(b),
+    }
+}
+
 /// The off-path record of a position whose search chose `best` (see the module text):
 /// a random other move of the move generator's, legal, and a search of the position
 /// after it. `None` when there is no other move, when it ends the game or leaves a five
@@ -165,7 +189,6 @@ fn off_path(
     searcher: &mut Searcher,
     b: &mut Board,
     best: Pos,
-    spec: &Spec,
     index: u32,
     limits: &Limits,
     rng: &mut impl Rng,
@@ -186,25 +209,7 @@ fn off_path(
         None
     } else {
         let r = searcher.search(b, limits, &mut |_| {});
-        rules::is_legal(b, r.best).then(|| {
-            let mut f = flags::OFF_PATH;
-            if solved_by_threats(&r) {
-                f |= flags::THREAT_WIN;
-            }
-            if b.count(me.opp(), Threat::Five) > 0 {
-                f |= flags::FORCED;
-            }
-            Record {
-                game: index,
-                ply: b.move_count() as u16,
-                best: Record::index_of(r.best, spec.size),
-                score: data::encode_score(r.score),
-                side_to_move: me,
-                result: GameResult::Draw,
-                flags: f,
-                stones: Record::stones_of(b),
-            }
-        })
+        rules::is_legal(b, r.best).then(|| record_of(b, &r, index, flags::OFF_PATH))
     };
     b.unmake();
     record
@@ -270,36 +275,13 @@ impl Worker {
                 break Some(me.opp());
             }
             if b.count(me, Threat::Five) == 0 {
-                let mut f = 0;
-                if solved_by_threats(&r) {
-                    f |= flags::THREAT_WIN;
-                }
-                if b.count(me.opp(), Threat::Five) > 0 {
-                    f |= flags::FORCED;
-                }
-                let record = Record {
-                    game: index,
-                    ply: b.move_count() as u16,
-                    best: Record::index_of(r.best, spec.size),
-                    score: data::encode_score(r.score),
-                    side_to_move: me,
-                    result: GameResult::Draw,
-                    flags: f,
-                    stones: Record::stones_of(&b),
-                };
-                kept.push((record, Some(me)));
+                kept.push((record_of(&b, &r, index, 0), Some(me)));
                 // Drawn only when asked for, so that without it the games stay as
                 // they were.
                 if spec.side_percent > 0 && rng.chance(spec.side_percent, 100) {
-                    if let Some(side) = off_path(
-                        &mut searcher,
-                        &mut b,
-                        r.best,
-                        spec,
-                        index,
-                        &limits,
-                        &mut rng,
-                    ) {
+                    if let Some(side) =
+                        off_path(&mut searcher, &mut b, r.best, index, &limits, &mut rng)
+                    {
                         kept.push((side, None));
                     }
                 }
@@ -649,7 +631,7 @@ pub fn run(opts: &Options) -> Result<()> {
         "datagen: {} positions{} ({} bytes each) in {}; black +{} ={} -{}{}, average game {:.1} plies",
         t.positions,
         if spec.side_percent > 0 {
-            format!(" ({} of them off the games' paths)", t.off_path)
+            format!(", {} of them off the games' paths", t.off_path)
         } else {
             String::new()
         },
