@@ -62,7 +62,7 @@ pub mod flags {
     /// The position is not on the game's path: a move the search did not choose was
     /// played instead of its best (`datagen --side-positions`), and the record's score
     /// is a search of the position after it. The result field is 0 and means nothing;
-    /// the score is the whole value target. Never set with [`NO_SCORE`] (since version 2).
+    /// the score is the whole value target. Never set with [`NO_SCORE`]. New in version 2.
     pub const OFF_PATH: u8 = 8;
     /// Every bit the format defines; the others must be 0.
     pub const ALL: u8 = THREAT_WIN | FORCED | NO_SCORE | OFF_PATH;
