@@ -145,14 +145,14 @@ fn random_opening(b: &mut Board, stones: usize, rng: &mut impl Rng) {
 }
 
 /// One random move from the move generator's choice (legal; a five if there is one,
-/// a block if the opponent threatens five).
-fn random_move(b: &mut Board, rng: &mut impl Rng) -> Option<Pos> {
+/// a block if the opponent threatens five), other than `except`.
+fn random_move(b: &mut Board, rng: &mut impl Rng, except: Option<Pos>) -> Option<Pos> {
     let mut moves = Vec::new();
     movegen::generate(b, &mut moves);
     let legal: Vec<Pos> = moves
         .iter()
         .map(|m| m.pos)
-        .filter(|&p| rules::is_legal(b, p))
+        .filter(|&p| Some(p) != except && rules::is_legal(b, p))
         .collect();
     (!legal.is_empty()).then(|| legal[rng.below(legal.len())])
 }
@@ -193,17 +193,8 @@ fn off_path(
     limits: &Limits,
     rng: &mut impl Rng,
 ) -> Option<Record> {
-    let mut moves = Vec::new();
-    movegen::generate(b, &mut moves);
-    let others: Vec<Pos> = moves
-        .iter()
-        .map(|m| m.pos)
-        .filter(|&p| p != best && rules::is_legal(b, p))
-        .collect();
-    if others.is_empty() {
-        return None;
-    }
-    b.make(others[rng.below(others.len())]);
+    let p = random_move(b, rng, Some(best))?;
+    b.make(p);
     let me = b.side_to_move();
     let record = if rules::game_end(b).is_some() || b.count(me, Threat::Five) > 0 {
         None
@@ -243,7 +234,7 @@ impl Worker {
             if rules::game_end(&b).is_some() {
                 break;
             }
-            match random_move(&mut b, &mut rng) {
+            match random_move(&mut b, &mut rng, None) {
                 Some(p) => b.make(p),
                 None => break,
             }
@@ -257,9 +248,8 @@ impl Worker {
             max_nodes: Some(spec.nodes),
             ..Limits::default()
         };
-        // Positions and their side to move, waiting for the result (`None`: an
-        // off-path record, which has none).
-        let mut kept: Vec<(Record, Option<Color>)> = Vec::new();
+        // Positions waiting for the game's result (off-path ones have none).
+        let mut kept: Vec<Record> = Vec::new();
         let mut foul = false;
         let winner = loop {
             if let Some(end) = rules::game_end(&b) {
@@ -275,14 +265,14 @@ impl Worker {
                 break Some(me.opp());
             }
             if b.count(me, Threat::Five) == 0 {
-                kept.push((record_of(&b, &r, index, 0), Some(me)));
+                kept.push(record_of(&b, &r, index, 0));
                 // Drawn only when asked for, so that without it the games stay as
                 // they were.
                 if spec.side_percent > 0 && rng.chance(spec.side_percent, 100) {
                     if let Some(side) =
                         off_path(&mut searcher, &mut b, r.best, index, &limits, &mut rng)
                     {
-                        kept.push((side, None));
+                        kept.push(side);
                     }
                 }
             }
@@ -290,9 +280,9 @@ impl Worker {
         };
         let records = kept
             .into_iter()
-            .map(|(mut r, me)| {
-                if let Some(me) = me {
-                    r.result = GameResult::for_side(winner, me);
+            .map(|mut r| {
+                if r.flags & flags::OFF_PATH == 0 {
+                    r.result = GameResult::for_side(winner, r.side_to_move);
                 }
                 r
             })
