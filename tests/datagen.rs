@@ -304,7 +304,8 @@ fn files_that_cannot_be_read_or_written_are_errors() {
 }
 
 /// `train/datagen-slots.sh`: every slot writes complete files of its rule and size until
-/// the time is up, with the seeds its header documents, and leaves no partial file.
+/// the time is up, with the seeds its header documents, and leaves no partial file; the
+/// options in `EXTRA` reach `datagen` (here `--side-positions 100`: off-path records).
 #[test]
 fn datagen_slots_fills_the_time_with_complete_files() {
     let dir = scratch("slots");
@@ -316,6 +317,7 @@ fn datagen_slots_fills_the_time_with_complete_files() {
         .env("FIVEFOLD", env!("CARGO_BIN_EXE_pbrain-fivefold"))
         .env("SLOTS", "f9 r9")
         .env("NODES", "200")
+        .env("EXTRA", "--side-positions 100")
         .output()
         .expect("bash runs");
     let err = String::from_utf8_lossy(&run.stderr);
@@ -337,6 +339,10 @@ fn datagen_slots_fills_the_time_with_complete_files() {
             let (header, records) = data::read_file(&out.join(n)).unwrap();
             assert_eq!((header.rule, header.width), (rule, 9), "{n}");
             assert!(!records.is_empty(), "{n}");
+            assert!(
+                records.iter().any(|r| r.flags & data::flags::OFF_PATH != 0),
+                "{n}: no off-path record, so EXTRA did not reach datagen"
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&dir);

@@ -14,10 +14,14 @@
 #                      SEED0 + 1000 i + n, so runs with SEED0 500 apart do not meet),
 #              NODES = search nodes a move (default 10000), PARAMS = --params for
 #                      datagen (default use_net=0, the classical search; use_net=1 for
-#                      a network generation).
+#                      a network generation),
+#              EXTRA = more datagen options, split at spaces, e.g. "--side-positions 100"
+#                      (the off-path records the j-series networks learnt from); not one
+#                      the script already passes (--stones 4 --random-plies 2 ...).
 # Writes OUTDIR/RULE-SIZE-sSEED.data and OUTDIR/slotI.log; packs nothing (tar it
 # yourself: tar cf - *.data | xz -T0 > gen.tar.xz).
 set -euo pipefail
+read -r -a extra <<< "${EXTRA:-}"
 OUTD=${1:?"usage: train/datagen-slots.sh OUTDIR [SECS] [GAMES]"}
 SECS=${2:-470}; GAMES=${3:-80}
 B=${FIVEFOLD:-target/release/pbrain-fivefold}
@@ -37,7 +41,7 @@ run_slot() {
     [ "$left" -lt 5 ] && break
     if timeout "$left" "$B" datagen --out "$f.tmp" --games "$GAMES" --nodes "${NODES:-10000}" \
         --rule "$rule" --size "$size" --stones 4 --random-plies 2 --threads 1 --seed "$seed" \
-        --params "${PARAMS:-use_net=0}" 2>>"$OUTD/slot$i.log"; then
+        --params "${PARAMS:-use_net=0}" ${extra[@]+"${extra[@]}"} 2>>"$OUTD/slot$i.log"; then
       mv "$f.tmp" "$f"
     fi
     rm -f "$f.tmp"; n=$((n + 1))
