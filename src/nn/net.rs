@@ -333,9 +333,10 @@ impl Net {
 }
 
 /// The network files built into the binary (from `src/nn/nets/`), one per rule that
-/// has one: `freestyle.fnet` is n5 of docs/network.md (1.6 million positions of
-/// classical self-play), `renju.fnet` r4 (1.24 million) and `exact5.fnet` e4 (1.16
-/// million).
+/// has one: `freestyle.fnet` is j3 of docs/network.md (n5, trained on 1.6 million
+/// positions of classical self-play, then fine-tuned on three generations of the
+/// networks' own 15x15 and 20x20 games; it replaced n5 on an SPRT win over it),
+/// `renju.fnet` r4 (1.24 million) and `exact5.fnet` e4 (1.16 million).
 const EMBEDDED: &[&[u8]] = &[
     include_bytes!("nets/freestyle.fnet"),
     include_bytes!("nets/renju.fnet"),
@@ -345,7 +346,8 @@ const EMBEDDED: &[&[u8]] = &[
 /// The rules and board sizes (rule, width, height) where the search evaluates with the
 /// network unless told otherwise (`use_net` -1, the default): those where the network
 /// won an SPRT match against the classical search of the same build (docs/network.md,
-/// "Matches"). Elsewhere the classical evaluation stays the default.
+/// "Matches"; a network that replaces it there wins one against it in turn). Elsewhere
+/// the classical evaluation stays the default.
 pub const DEFAULT_ON: &[(Rule, usize, usize)] = &[(Rule::Freestyle, 15, 15)];
 
 /// Whether the network is the default for `rule` on a `width` x `height` board
