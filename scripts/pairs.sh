@@ -3,7 +3,7 @@
 # or scores runs by their openings.
 #
 # Usage: scripts/pairs.sh DIR_A DIR_B
-#        scripts/pairs.sh --score DIR...
+#        [SPRT="elo0=0 elo1=20 alpha=0.05 beta=0.05"] scripts/pairs.sh --score DIR...
 #   DIR_A, DIR_B  log directories of two scripts/match.sh runs (its OUT), each holding
 #                 games.sgf and match.out, played on the same openings: the same SEED, RULE
 #                 and game count, and the same FIVEFOLD generating them (the balanced
@@ -13,6 +13,11 @@
 #                 score with a 95% interval from the spread of the pairs (and the Elo of
 #                 both ends), and in how many openings one colour won both games (such a
 #                 pair says nothing about the engines)
+#   SPRT          with --score: the sequential test of scripts/match.sh (the same words,
+#                 alpha and beta 0.05 unless given) on all the runs' games together, as
+#                 c-gomoku-cli computes it (the trinomial GSPRT's normal approximation):
+#                 the log-likelihood ratio, its bounds and the verdict. This is how a test
+#                 that runs over several matches (sessions, opening files) is decided.
 #
 # In each run the first engine (the one whose score match.sh reports) is scored. An opening
 # counts when both runs finished both of its games (one with each colour); a game that
@@ -25,10 +30,25 @@
 # near 50%; two runs of one binary against Rapfi at 0.5 s a move show a standard error of
 # about 6 points over 50 openings.
 set -euo pipefail
-usage() { sed -n '2,26p' "$0" >&2; exit 2; }
+usage() { sed -n '2,31p' "$0" >&2; exit 2; }
 score=0; run=0
 if [ "${1:-}" = "--score" ]; then score=1; shift; [ $# -ge 1 ] || usage
 else [ $# -eq 2 ] || usage; fi
+sprt=""
+if [ -n "${SPRT:-}" ]; then
+  [ $score -eq 1 ] || { echo "SPRT is read only with --score" >&2; exit 2; }
+  elo0=""; elo1=""; alpha=0.05; beta=0.05
+  for w in $SPRT; do
+    [[ $w =~ ^(elo0|elo1|alpha|beta)=(-?[0-9]+(\.[0-9]+)?)$ ]] ||
+      { echo "SPRT: '$w' is not elo0=N, elo1=N, alpha=X or beta=X" >&2; exit 2; }
+    printf -v "${BASH_REMATCH[1]}" %s "${BASH_REMATCH[2]}"
+  done
+  [ -n "$elo0" ] && [ -n "$elo1" ] &&
+    awk -v e0="$elo0" -v e1="$elo1" -v a="$alpha" -v b="$beta" \
+      'BEGIN { exit !(e0 < e1 && a > 0 && a < 1 && b > 0 && b < 1) }' ||
+    { echo "SPRT needs elo0 < elo1, and alpha and beta between 0 and 1: '$SPRT'" >&2; exit 2; }
+  sprt="$elo0 $elo1 $alpha $beta"
+fi
 for d in "$@"; do
   [ -f "$d/games.sgf" ] && [ -f "$d/match.out" ] || { echo "$d: no games.sgf and match.out" >&2; exit 2; }
 done
@@ -63,7 +83,7 @@ points() {
     }' "$1/games.sgf"
 }
 if [ $score -eq 1 ]; then
-  for d in "$@"; do run=$((run + 1)); points "$d" | sed "s|^|$run |"; done | awk '
+  for d in "$@"; do run=$((run + 1)); points "$d" | sed "s|^|$run |"; done | awk -v sprt="$sprt" '
     function wld(p) { return p == 1 ? 1 : p == 0 ? 2 : 3 }
     function elo(s) { return s <= 0 ? "-inf" : s >= 1 ? "+inf" : sprintf("%+.0f", -400 * log(1 / s - 1) / log(10)) }
     { pts[$1, $2] = $3; blk[$1, $2] = $4; c[$4, wld($3)]++; if ($2 > last[$1]) last[$1] = $2; if ($1 > runs) runs = $1 }
@@ -82,6 +102,21 @@ if [ $score -eq 1 ]; then
       e = 1.96 * sqrt(var / n) / 2
       printf "pairs %d  score %.1f%% +- %.1f  Elo %s [%s, %s]\n", n, 100 * s, 100 * e, elo(s), elo(s - e), elo(s + e)
       printf "one colour won both games in %d of %d openings\n", decided, n
+      if (sprt != "") test_sprt(c[1, 1] + c[0, 1], c[1, 2] + c[0, 2], c[1, 3] + c[0, 3])
+    }
+    # c-gomoku-cli'"'"'s SPRT on W-L-D: the trinomial GSPRT'"'"'s log-likelihood ratio in its
+    # normal approximation, 0 unless two of the three outcomes occurred.
+    function test_sprt(w, l, d,    p, games, s, var, s0, s1, llr, lo, hi, verdict) {
+      split(sprt, p, " ")
+      games = w + l + d; llr = 0
+      if ((w > 0) + (l > 0) + (d > 0) >= 2) {
+        s = (w + d / 2) / games; var = (w + d / 4) / games - s * s
+        s0 = 1 / (1 + 10 ^ (-p[1] / 400)); s1 = 1 / (1 + 10 ^ (-p[2] / 400))
+        llr = (s1 - s0) * (2 * s - s0 - s1) / (2 * var / games)
+      }
+      lo = log(p[4] / (1 - p[3])); hi = log((1 - p[4]) / p[3])
+      verdict = llr > hi ? "H1 accepted" : llr < lo ? "H0 accepted" : "undecided"
+      printf "SPRT elo0=%g elo1=%g alpha=%g beta=%g: %d-%d-%d, LLR %.3f [%.3f, %.3f], %s\n", p[1], p[2], p[3], p[4], w, l, d, llr, lo, hi, verdict
     }'
   exit
 fi

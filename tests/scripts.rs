@@ -194,6 +194,92 @@ fn pairs_scores_runs_by_colour_and_opening() {
 }
 
 #[test]
+fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
+    let tmp = std::env::temp_dir().join(format!("fivefold-pairs-sprt-{}", std::process::id()));
+    let (da, db, dc) = (tmp.join("a"), tmp.join("b"), tmp.join("c"));
+    // Run A is NEW_RUN (its opening-only forfeit left out: 4-1-0), run B one opening won
+    // by black twice (1-1-0); run C 27 wins and 3 losses, run D the reverse.
+    run_dir(&da, "new", "ref", &NEW_RUN);
+    run_dir(
+        &db,
+        "new",
+        "ref",
+        &[(true, "B+1", false), (false, "B+1", false)],
+    );
+    // Game i: "new" has black in the even games, and wins or loses.
+    let won = |i: usize, win: bool| {
+        let black = i.is_multiple_of(2);
+        (black, if black == win { "B+1" } else { "W+1" }, false)
+    };
+    let c: Vec<_> = (0..30).map(|i| won(i, i >= 3)).collect();
+    run_dir(&dc, "new", "ref", &c);
+    let dd = tmp.join("d");
+    let d: Vec<_> = (0..30).map(|i| won(i, i < 3)).collect();
+    run_dir(&dd, "new", "ref", &d);
+    let sprt = |spec: &str, dirs: &[&Path]| {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["--score".as_ref()];
+        args.extend(dirs.iter().map(|d| d.as_os_str()));
+        run_script_with("pairs.sh", &args, &[("SPRT", spec.as_ref())])
+    };
+    let last = |out: &(Option<i32>, String, String)| {
+        assert_eq!(out.0, Some(0), "{}{}", out.1, out.2);
+        out.1.lines().last().unwrap_or_default().to_string()
+    };
+    // LLR = (s1 - s0)(2s - s0 - s1) / (2 var / n), s0 = 0.5, s1 = 1 / (1 + 10^(-20/400)),
+    // s the score and var the variance of one game's points; bounds ln(beta / (1 - alpha))
+    // and ln((1 - beta) / alpha).
+    let two = sprt("elo0=0 elo1=20 alpha=0.05 beta=0.05", &[&da, &db]);
+    let bounds = "[-2.944, 2.944]";
+    assert_eq!(
+        last(&two),
+        format!("SPRT elo0=0 elo1=20 alpha=0.05 beta=0.05: 5-2-0, LLR 0.197 {bounds}, undecided")
+    );
+    // alpha and beta default to 0.05.
+    let won_most = sprt("elo0=0 elo1=20", &[&dc]);
+    assert_eq!(
+        last(&won_most),
+        format!(
+            "SPRT elo0=0 elo1=20 alpha=0.05 beta=0.05: 27-3-0, LLR 3.696 {bounds}, H1 accepted"
+        )
+    );
+    let lost_most = sprt("elo1=20 elo0=0", &[&dd]);
+    assert_eq!(
+        last(&lost_most),
+        format!(
+            "SPRT elo0=0 elo1=20 alpha=0.05 beta=0.05: 3-27-0, LLR -3.971 {bounds}, H0 accepted"
+        )
+    );
+    // The runs together: 35-32-0.
+    let all = sprt("elo0=0 elo1=20 beta=0.1", &[&da, &db, &dc, &dd]);
+    assert!(
+        last(&all).ends_with(": 35-32-0, LLR 0.062 [-2.251, 2.890], undecided"),
+        "{}",
+        all.1
+    );
+    for bad in [
+        "elo0=0",
+        "elo0=20 elo1=0",
+        "elo0=0 elo1=20 alpha=1",
+        "elo=3 elo1=20",
+        "elo0=a elo1=5",
+    ] {
+        let (code, text, err) = sprt(bad, &[&da]);
+        assert_eq!(code, Some(2), "{bad}: {text}");
+        assert!(err.contains("SPRT"), "{bad}: {err}");
+        assert!(text.is_empty(), "{bad}: {text}");
+    }
+    // Only --score reads SPRT (two runs compared opening by opening are no test).
+    let (code, _, err) = run_script_with(
+        "pairs.sh",
+        &[da.as_os_str(), db.as_os_str()],
+        &[("SPRT", "elo0=0 elo1=20".as_ref())],
+    );
+    fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, Some(2));
+    assert!(err.contains("only with --score"), "{err}");
+}
+
+#[test]
 fn pairs_reads_a_match_that_is_still_being_written() {
     // While c-gomoku-cli runs, the last line of match.out may stop in the middle of a
     // score line. The scored engine is named by the first complete one; a log with none
