@@ -210,13 +210,23 @@ pub struct Evaluator {
 
 /// What the evaluator keeps of one square from one point of view. Its vector is the sum
 /// clipped to `0..=QA` (zero for an occupied square, whose sum is zero).
+///
+/// Aligned to 16 bytes, the rows padded to eight: the state is copied (saved and
+/// restored) as five aligned 16-byte words, each read back from one earlier store. With
+/// the 74 bytes packed, a copy read a word that straddled the sum and the rows, written
+/// by separate stores, and stalled on it.
 #[derive(Clone, Copy)]
+#[repr(C, align(16))]
 struct SquareState {
     /// The rows' sum (exact: the table's range keeps it within `i16`).
     sum: [i16; DIM],
-    /// The square's rows, or [`NO_ROWS`] in the first while it is occupied.
-    rows: [u16; ROWS_PER_SQUARE],
+    /// The square's rows (the first [`ROWS_PER_SQUARE`]; the rest stay [`NO_ROWS`]), or
+    /// [`NO_ROWS`] in the first while it is occupied.
+    rows: [u16; ROW_SLOTS],
 }
+
+/// Row slots kept per square: [`ROWS_PER_SQUARE`] padded to a 16-byte word.
+const ROW_SLOTS: usize = 8;
 
 const NO_ROWS: u16 = u16::MAX;
 /// A dirty square's mark for "every line changed" (the square itself was played or
@@ -225,18 +235,18 @@ const ALL_LINES: u8 = 0b1111;
 
 impl SquareState {
     const OCCUPIED: SquareState = SquareState {
-        rows: [NO_ROWS; ROWS_PER_SQUARE],
+        rows: [NO_ROWS; ROW_SLOTS],
         sum: [0; DIM],
     };
 }
 
 /// A square's state from one point of view, saved before a move changed it. Small
-/// enough (78 bytes) that saving and restoring are inline copies.
+/// enough (96 bytes) that saving and restoring are inline copies.
 #[derive(Clone, Copy)]
 struct Saved {
+    state: SquareState,
     square: u16,
     view: u8,
-    state: SquareState,
 }
 
 /// Moves played in one sync: where they start in the evaluator's moves, the pools
@@ -348,7 +358,11 @@ impl Evaluator {
             }
             let old = st.sum;
             if full {
-                sum_rows(&mut st.sum, new[v].map(|r| &table[r as usize]));
+                let r = new[v];
+                sum_rows(
+                    &mut st.sum,
+                    [r[0], r[1], r[2], r[3], r[4]].map(|r| &table[r as usize]),
+                );
             } else {
                 for k in 0..ROWS_PER_SQUARE {
                     if changed[v] & (1 << k) != 0 {
