@@ -9,7 +9,8 @@
 //! 1. the table move, whatever kind of node;
 //! 2. in a quiet node or one that answers an open three: the shape score, plus
 //!    [`KILLER_BONUS`] for the ply's first or second killer, plus the history score
-//!    divided by [`HISTORY_DIVISOR`];
+//!    divided by [`HISTORY_DIVISOR`], plus the network's policy where it is on (computed
+//!    only once the table move, if there is one, has been handed out);
 //! 3. in a node that must block a four: the shape score alone.
 //!
 //! Equal ranks go to the lower square index, so the order never depends on how the
@@ -100,6 +101,9 @@ pub struct MovePicker {
     moves: Vec<ScoredMove>,
     situation: Situation,
     next: usize,
+    /// The policy's weight while its ranking waits for the second move (see
+    /// [`MovePicker::new`]).
+    policy_pending: Option<i32>,
     /// The ply's killers when the node started (a singular-extension search of the same
     /// node may record new ones; this node keeps ranking and reducing by these).
     killers: [Pos; 2],
@@ -107,30 +111,42 @@ pub struct MovePicker {
 
 impl MovePicker {
     /// Generates and ranks the moves of the side to move at `ply` into `buffer`. With a
-    /// network evaluator that has just evaluated this position and a weight, quiet nodes
-    /// and those that answer an open three add the network's policy: `weight` ordering
-    /// units per logit, counted from the node's best logit (so the favourite gains
-    /// nothing and the others lose).
+    /// network evaluator and a weight, quiet nodes and those that answer an open three
+    /// add the network's policy: `weight` ordering units per logit, counted from the
+    /// node's best logit (so the favourite gains nothing and the others lose).
+    ///
+    /// Where the table move is among the moves it goes first whatever the policy says,
+    /// and it often ends the node, so the policy (a head evaluation, and a product per
+    /// move) waits until the second move is asked for ([`MovePicker::next_move_with`]);
+    /// the order is the one ranking everything at once would give.
     pub fn new(
         b: &mut Board,
         mut buffer: Vec<ScoredMove>,
         tt_move: Pos,
         ply: usize,
         stats: &OrderingStats,
-        policy: Option<(&Evaluator, i32)>,
+        policy: Option<(&mut Evaluator, i32)>,
     ) -> MovePicker {
         let me = b.side_to_move();
         let killers = stats.killers(ply);
         let situation = movegen::generate_unsorted(b, &mut buffer);
+        let mut policy_pending = None;
         if matches!(situation, Situation::Quiet | Situation::DefendThree) {
-            if let Some((e, weight)) = policy {
-                add_policy(b, e, weight, &mut buffer);
-            }
+            let mut has_tt_move = false;
             for m in buffer.iter_mut() {
                 if m.pos == tt_move {
                     m.score = TT_MOVE_RANK;
+                    has_tt_move = true;
                 } else {
                     m.score += stats.bonus(killers, m.pos, me);
+                }
+            }
+            if let Some((e, weight)) = policy {
+                if has_tt_move {
+                    policy_pending = Some(weight);
+                } else {
+                    e.prepare_policy(b);
+                    add_policy(b, e, weight, &mut buffer, 0);
                 }
             }
         } else if let Some(m) = buffer.iter_mut().find(|m| m.pos == tt_move) {
@@ -140,6 +156,7 @@ impl MovePicker {
             moves: buffer,
             situation,
             next: 0,
+            policy_pending,
             killers,
         }
     }
@@ -157,6 +174,7 @@ impl MovePicker {
     /// The next move and its number in the order (0 for the first), or `None` when all
     /// have been handed out.
     pub fn next_move(&mut self) -> Option<(usize, Pos)> {
+        debug_assert!(self.policy_pending.is_none() || self.next == 0);
         let i = self.next;
         if i >= self.moves.len() {
             return None;
@@ -164,6 +182,20 @@ impl MovePicker {
         pick_best(&mut self.moves, i);
         self.next += 1;
         Some((i, self.moves[i].pos))
+    }
+
+    /// [`MovePicker::next_move`], ranking the moves after the first by the policy of `b`
+    /// (the node's position, as at [`MovePicker::new`]) if that was put off; `e` is the
+    /// evaluator given to [`MovePicker::new`].
+    pub fn next_move_with(&mut self, b: &Board, e: Option<&mut Evaluator>) -> Option<(usize, Pos)> {
+        if self.next == 1 {
+            if let (Some(weight), Some(e)) = (self.policy_pending.take(), e) {
+                debug_assert_eq!(self.moves[0].score, TT_MOVE_RANK);
+                e.prepare_policy(b);
+                add_policy(b, e, weight, &mut self.moves, 1);
+            }
+        }
+        self.next_move()
     }
 
     /// The policy gap ([`ScoredMove::policy_gap`]) of the `i`-th move handed out: how
@@ -184,27 +216,32 @@ impl MovePicker {
     }
 }
 
-/// Adds the policy's ordering bonus (see [`MovePicker::new`]) to `moves`, if `e` holds
-/// the policy of `b`: each move's logit in ordering units, less the best of them; and
-/// sets each move's [`ScoredMove::policy_gap`].
-fn add_policy(b: &Board, e: &Evaluator, weight: i32, moves: &mut [ScoredMove]) {
+/// Adds the policy's ordering bonus (see [`MovePicker::new`]) to the scores of
+/// `moves[from..]`, if `e` holds the policy of `b`: each move's logit in ordering units,
+/// less the best of all the moves'; and sets each move's [`ScoredMove::policy_gap`]
+/// (below the best logit of all). The moves before `from` were handed out already.
+fn add_policy(b: &Board, e: &Evaluator, weight: i32, moves: &mut [ScoredMove], from: usize) {
     if moves.is_empty() || !e.policy_ready(b) {
         return;
     }
     let view = b.side_to_move();
     let mut best = i32::MIN;
     let mut best_logit = i16::MIN;
-    for m in moves.iter_mut() {
+    for (i, m) in moves.iter_mut().enumerate() {
         let logit = e.policy_logit(view, m.pos);
         let bonus = (logit * weight as f32) as i32;
         best = best.max(bonus);
-        m.score += bonus;
+        if i >= from {
+            m.score += bonus;
+        }
         // The logit in tenths for now, made the gap below the best in the second pass.
         m.policy_gap = (logit * 10.0).clamp(-16_000.0, 16_000.0) as i16;
         best_logit = best_logit.max(m.policy_gap);
     }
-    for m in moves.iter_mut() {
-        m.score -= best;
+    for (i, m) in moves.iter_mut().enumerate() {
+        if i >= from {
+            m.score -= best;
+        }
         m.policy_gap -= best_logit;
     }
 }
@@ -300,5 +337,78 @@ mod tests {
         // shape, having moved to the front); the bonus moves it up.
         let at = order.iter().position(|&p| p == killer).unwrap();
         assert!(at < order.len() - 1, "killer at {at} of {}", order.len());
+    }
+
+    /// With a network's policy and a table move, the policy that waits for the second
+    /// move gives the order of ranking everything at once (the table move first, then
+    /// the shape, killer, history and policy scores), and the same policy gaps.
+    #[test]
+    fn the_policy_put_off_orders_as_ranking_at_once() {
+        use crate::core::rng::{Rng, XorShift64};
+        use crate::nn::eval::tests::{random_moves, random_net};
+        use std::sync::Arc;
+        let mut e = Evaluator::new(Arc::new(random_net(Rule::Freestyle, 21)));
+        let mut rng = XorShift64::new(5);
+        let mut stats = OrderingStats::new(4);
+        let mut compared = 0;
+        for _ in 0..40 {
+            let mut b = Board::new(15, 15, Rule::Freestyle).unwrap();
+            random_moves(&mut b, 2 + rng.below(20), &mut rng);
+            let mut all = Vec::new();
+            movegen::generate(&mut b, &mut all);
+            if all.len() < 3 {
+                continue;
+            }
+            let tt_move = all[rng.below(all.len())].pos;
+            let me = b.side_to_move();
+            stats.record_cutoff(
+                2,
+                all[rng.below(all.len())].pos,
+                me,
+                1 + rng.below(4) as i32,
+            );
+            // All at once: the policy first, then the table move's rank and the bonuses.
+            let mut at_once = Vec::new();
+            let situation = movegen::generate_unsorted(&mut b, &mut at_once);
+            e.prepare_policy(&b);
+            let policy_used = matches!(situation, Situation::Quiet | Situation::DefendThree);
+            for m in at_once.iter_mut() {
+                if m.pos == tt_move {
+                    m.score = TT_MOVE_RANK;
+                } else if policy_used {
+                    m.score += stats.bonus(stats.killers(2), m.pos, me);
+                }
+            }
+            if policy_used {
+                add_policy(&b, &e, 400, &mut at_once, 0);
+                if let Some(m) = at_once.iter_mut().find(|m| m.pos == tt_move) {
+                    m.score = TT_MOVE_RANK;
+                }
+            }
+            let mut want = Vec::new();
+            for i in 0..at_once.len() {
+                pick_best(&mut at_once, i);
+                let m = at_once[i];
+                want.push((m.pos, if m.pos == tt_move { 0 } else { m.policy_gap }));
+            }
+            // Put off: the evaluator last evaluated another position.
+            let mut other = b.clone();
+            other.unmake();
+            e.evaluate(&other);
+            let mut picker =
+                MovePicker::new(&mut b, Vec::new(), tt_move, 2, &stats, Some((&mut e, 400)));
+            let mut got = Vec::new();
+            while let Some((i, p)) = picker.next_move_with(&b, Some(&mut e)) {
+                let gap = if p == tt_move {
+                    0
+                } else {
+                    picker.policy_gap(i) as i16
+                };
+                got.push((p, gap));
+            }
+            assert_eq!(got, want, "\n{}", b.to_diagram());
+            compared += usize::from(policy_used);
+        }
+        assert!(compared > 20, "{compared}");
     }
 }

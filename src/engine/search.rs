@@ -894,15 +894,10 @@ impl Searcher {
         }
 
         let buffer = std::mem::take(&mut self.buffers[ply]);
-        // The network's policy ranks the moves: from the evaluation of this very
-        // position where forward pruning asked for one, else from a new one.
+        // The network's policy ranks the moves after the table move: from the evaluation
+        // of this very position where forward pruning asked for one, else from a new one.
         let policy_on = self.net_on && self.params.policy_weight > 0;
-        if policy_on {
-            if let Some(e) = self.evaluator.as_mut() {
-                e.prepare_policy(b);
-            }
-        }
-        let policy = match &self.evaluator {
+        let policy = match self.evaluator.as_mut() {
             Some(e) if policy_on => Some((e, self.params.policy_weight)),
             _ => None,
         };
@@ -923,7 +918,7 @@ impl Searcher {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
-        while let Some((i, mv)) = picker.next_move() {
+        while let Some((i, mv)) = picker.next_move_with(b, self.evaluator.as_mut()) {
             if mv == excluded || !self.allowed(b, mv) {
                 continue;
             }
