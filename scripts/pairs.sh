@@ -16,8 +16,13 @@
 #   SPRT          with --score: the sequential test of scripts/match.sh (the same words,
 #                 alpha and beta 0.05 unless given) on all the runs' games together, as
 #                 c-gomoku-cli computes it (the trinomial GSPRT's normal approximation):
-#                 the log-likelihood ratio, its bounds and the verdict. This is how a test
-#                 that runs over several matches (sessions, opening files) is decided.
+#                 the log-likelihood ratio, its bounds and the verdict; then the same test
+#                 on the pairs ("SPRT on the pairs", the pentanomial test fishtest uses):
+#                 one observation an opening, so that the noise is measured as the paired
+#                 games show it. Where one colour wins both games of most openings, the
+#                 games' own variance overstates the noise and the test on the pairs
+#                 decides in fewer games; a test over several matches (sessions, opening
+#                 files) is decided on the pairs (docs/network.md, *Matches*).
 #
 # In each run the first engine (the one whose score match.sh reports) is scored. An opening
 # counts when both runs finished both of its games (one with each colour); a game that
@@ -30,7 +35,7 @@
 # near 50%; two runs of one binary against Rapfi at 0.5 s a move show a standard error of
 # about 6 points over 50 openings.
 set -euo pipefail
-usage() { sed -n '2,31p' "$0" >&2; exit 2; }
+usage() { sed -n '2,36p' "$0" >&2; exit 2; }
 score=0; run=0
 if [ "${1:-}" = "--score" ]; then score=1; shift; [ $# -ge 1 ] || usage
 else [ $# -eq 2 ] || usage; fi
@@ -102,11 +107,28 @@ if [ $score -eq 1 ]; then
       e = 1.96 * sqrt(var / n) / 2
       printf "pairs %d  score %.1f%% +- %.1f  Elo %s [%s, %s]\n", n, 100 * s, 100 * e, elo(s), elo(s - e), elo(s + e)
       printf "one colour won both games in %d of %d openings\n", decided, n
-      if (sprt != "") test_sprt(c[1, 1] + c[0, 1], c[1, 2] + c[0, 2], c[1, 3] + c[0, 3])
+      if (sprt != "") {
+        test_sprt(c[1, 1] + c[0, 1], c[1, 2] + c[0, 2], c[1, 3] + c[0, 3])
+        test_pairs(n, s, var / 4)
+      }
+    }
+    function bounds_of(p) { lo = log(p[4] / (1 - p[3])); hi = log((1 - p[4]) / p[3]) }
+    function verdict_of(llr) { return llr > hi ? "H1 accepted" : llr < lo ? "H0 accepted" : "undecided" }
+    # The same test on the pairs (pentanomial): each opening'"'"'s two games are one
+    # observation, its points halved (0, 1/4, 1/2, 3/4 or 1), s their mean and v their
+    # variance. The two games of a pair start from the same stones and are not
+    # independent (where one colour wins both, the pair is worth exactly a half), so the
+    # games'"'"' own variance misjudges the noise; the pairs'"'"' does not. LLR 0 while every
+    # pair scored the same.
+    function test_pairs(n, s, v,    p, s0, s1, llr) {
+      split(sprt, p, " "); bounds_of(p)
+      s0 = 1 / (1 + 10 ^ (-p[1] / 400)); s1 = 1 / (1 + 10 ^ (-p[2] / 400))
+      llr = v > 0 ? (s1 - s0) * (2 * s - s0 - s1) / (2 * v / n) : 0
+      printf "SPRT on the pairs: %d pairs, LLR %.3f [%.3f, %.3f], %s\n", n, llr, lo, hi, verdict_of(llr)
     }
     # c-gomoku-cli'"'"'s SPRT on W-L-D: the trinomial GSPRT'"'"'s log-likelihood ratio in its
     # normal approximation, 0 unless two of the three outcomes occurred.
-    function test_sprt(w, l, d,    p, games, s, var, s0, s1, llr, lo, hi, verdict) {
+    function test_sprt(w, l, d,    p, games, s, var, s0, s1, llr) {
       split(sprt, p, " ")
       games = w + l + d; llr = 0
       if ((w > 0) + (l > 0) + (d > 0) >= 2) {
@@ -114,9 +136,8 @@ if [ $score -eq 1 ]; then
         s0 = 1 / (1 + 10 ^ (-p[1] / 400)); s1 = 1 / (1 + 10 ^ (-p[2] / 400))
         llr = (s1 - s0) * (2 * s - s0 - s1) / (2 * var / games)
       }
-      lo = log(p[4] / (1 - p[3])); hi = log((1 - p[4]) / p[3])
-      verdict = llr > hi ? "H1 accepted" : llr < lo ? "H0 accepted" : "undecided"
-      printf "SPRT elo0=%g elo1=%g alpha=%g beta=%g: %d-%d-%d, LLR %.3f [%.3f, %.3f], %s\n", p[1], p[2], p[3], p[4], w, l, d, llr, lo, hi, verdict
+      bounds_of(p)
+      printf "SPRT elo0=%g elo1=%g alpha=%g beta=%g: %d-%d-%d, LLR %.3f [%.3f, %.3f], %s\n", p[1], p[2], p[3], p[4], w, l, d, llr, lo, hi, verdict_of(llr)
     }'
   exit
 fi

@@ -221,10 +221,14 @@ fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
         args.extend(dirs.iter().map(|d| d.as_os_str()));
         run_script_with("pairs.sh", &args, &[("SPRT", spec.as_ref())])
     };
-    let last = |out: &(Option<i32>, String, String)| {
+    // The line of c-gomoku-cli's test on the games, and the line of the test on the pairs.
+    let line = |out: &(Option<i32>, String, String), prefix: &str| {
         assert_eq!(out.0, Some(0), "{}{}", out.1, out.2);
-        out.1.lines().last().unwrap_or_default().to_string()
+        let found = out.1.lines().filter(|l| l.starts_with(prefix));
+        found.last().unwrap_or_default().to_string()
     };
+    let last = |out: &(Option<i32>, String, String)| line(out, "SPRT elo0");
+    let on_pairs = |out: &(Option<i32>, String, String)| line(out, "SPRT on the pairs");
     // LLR = (s1 - s0)(2s - s0 - s1) / (2 var / n), s0 = 0.5, s1 = 1 / (1 + 10^(-20/400)),
     // s the score and var the variance of one game's points; bounds ln(beta / (1 - alpha))
     // and ln((1 - beta) / alpha).
@@ -233,6 +237,12 @@ fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
     assert_eq!(
         last(&two),
         format!("SPRT elo0=0 elo1=20 alpha=0.05 beta=0.05: 5-2-0, LLR 0.197 {bounds}, undecided")
+    );
+    // On the pairs: points 2, 1 and 1 of 2, so s = 2/3 and the variance of the halved
+    // points (1, 1/2, 1/2) is 1/2 - 4/9 = 1/18; LLR = (s1 - s0)(2s - s0 - s1) / (2 v / 3).
+    assert_eq!(
+        on_pairs(&two),
+        format!("SPRT on the pairs: 3 pairs, LLR 0.236 {bounds}, undecided")
     );
     // alpha and beta default to 0.05.
     let won_most = sprt("elo0=0 elo1=20", &[&dc]);
@@ -256,6 +266,12 @@ fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
         "{}",
         all.1
     );
+    // The pairs of run C: 0, 1, then 13 times 2 points; the games were won and lost
+    // apart from the colours, so the pairs vary more than the games and decide later.
+    assert_eq!(
+        on_pairs(&won_most),
+        format!("SPRT on the pairs: 15 pairs, LLR 2.268 {bounds}, undecided")
+    );
     for bad in [
         "elo0=0",
         "elo0=20 elo1=0",
@@ -277,6 +293,38 @@ fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
     fs::remove_dir_all(&tmp).ok();
     assert_eq!(code, Some(2));
     assert!(err.contains("only with --score"), "{err}");
+}
+
+#[test]
+fn pairs_test_on_the_pairs_sees_through_openings_one_colour_wins() {
+    // 40 openings won by black in both games and 10 won by "new" with both colours: 60-40
+    // in games. Counted game by game (variance 0.24 a game) that is LLR 1.026, undecided;
+    // the pairs score 1/2 forty times and 1 ten times (variance 0.04 a pair), and only the
+    // ten say anything about the engines: LLR 3.077, H1.
+    let tmp = std::env::temp_dir().join(format!("fivefold-pairs-penta-{}", std::process::id()));
+    let dir = tmp.join("a");
+    let mut games = Vec::new();
+    for k in 0..50 {
+        let white_result = if k % 5 == 4 { "W+1" } else { "B+1" };
+        games.extend([(true, "B+1", false), (false, white_result, false)]);
+    }
+    run_dir(&dir, "new", "ref", &games);
+    let (code, text, err) = run_script_with(
+        "pairs.sh",
+        &["--score".as_ref(), dir.as_os_str()],
+        &[("SPRT", "elo0=0 elo1=20".as_ref())],
+    );
+    fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, Some(0), "{text}{err}");
+    let lines: Vec<_> = text.lines().collect();
+    assert_eq!(
+        lines[lines.len() - 2..],
+        [
+            "SPRT elo0=0 elo1=20 alpha=0.05 beta=0.05: 60-40-0, LLR 1.026 [-2.944, 2.944], undecided",
+            "SPRT on the pairs: 50 pairs, LLR 3.077 [-2.944, 2.944], H1 accepted",
+        ],
+        "{text}"
+    );
 }
 
 #[test]
