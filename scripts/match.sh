@@ -24,7 +24,8 @@
 #                         would leave the board is refused),
 #              SPRT = c-gomoku-cli's sequential test, e.g. "elo0=0 elo1=10 alpha=0.05
 #                         beta=0.05": the match stops when it decides (A better by elo1,
-#                         or not better than elo0) or after GAMES games.
+#                         or not better than elo0) or after GAMES games; at the end the
+#                         same test on the pairs of games is printed (scripts/pairs.sh).
 # Openings: without OPENINGS, GAMES/2 balanced 3-stone openings generated with
 # `FIVEFOLD openings` near the centre, each played with both colours (-repeat). Strength
 # claims use spread-out openings (OPENINGS) as well, never generated ones alone.
@@ -80,4 +81,9 @@ echo "$LAST" | awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { w = $(i-1); l =
   e = function_elo(s); }
   function function_elo(x) { if (x <= 0.001) x = 0.001; if (x >= 0.999) x = 0.999; return -400 * log(1 / x - 1) / log(10) }
   END { if (n) printf "games %d  score %.1f%%  Elo %+.0f +- %.0f\n", n, 100 * s, function_elo(s), (function_elo(s + 1.96 * sd) - function_elo(s - 1.96 * sd)) / 2 }'
+# With SPRT, the same test on the pairs of games (scripts/pairs.sh): c-gomoku-cli stops on
+# its test on the games, which counts the two games of an opening as independent.
+if [ ${#SPRT_ARGS[@]} -gt 0 ] && [ -s "$OUT/games.sgf" ]; then
+  SPRT="$SPRT" "$(dirname "$(realpath "$0")")/pairs.sh" --score "$OUT" 2> /dev/null | grep "^SPRT on the pairs" || true
+fi
 echo "logs: $OUT"

@@ -345,6 +345,66 @@ fn pairs_reads_a_match_that_is_still_being_written() {
     assert!(err.contains("no score line yet"), "{err}");
 }
 
+#[cfg(unix)]
+#[test]
+fn match_reports_the_test_on_the_pairs_with_sprt() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = std::env::temp_dir().join(format!("fivefold-match-sprt-{}", std::process::id()));
+    fs::create_dir_all(&tmp).unwrap();
+    // A stand-in for c-gomoku-cli that leaves two openings' games in its directory: "a"
+    // won both games of the first and lost both of the second.
+    let sgf = tmp.join("games.sgf");
+    fs::write(
+        &sgf,
+        [
+            game(1, "a", "b", "B+1", false),
+            game(2, "b", "a", "W+1", false),
+            game(3, "a", "b", "W+1", false),
+            game(4, "b", "a", "B+1", false),
+        ]
+        .concat(),
+    )
+    .unwrap();
+    let cli = tmp.join("cli");
+    fs::write(
+        &cli,
+        format!(
+            "#!/bin/sh
+cp '{}' games.sgf
+echo 'Score of a vs b: 2 - 2 - 0  [0.500] 4'
+",
+            sgf.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&cli, fs::Permissions::from_mode(0o755)).unwrap();
+    let openings = tmp.join("openings.pos.txt");
+    fs::write(&openings, "h8i9j7\nh8i9j8\n").unwrap();
+    let run = |sprt: Option<&str>, out: &Path| {
+        let mut envs = vec![
+            ("CGOMOKU", cli.as_os_str()),
+            ("OUT", out.as_os_str()),
+            ("OPENINGS", openings.as_os_str()),
+        ];
+        envs.extend(sprt.map(|s| ("SPRT", s.as_ref())));
+        let args = ["/bin/sh", "/bin/sh", "4"];
+        let (code, out, err) = run_script_with("match.sh", &args, &envs);
+        (code, out + &err)
+    };
+    let (code, text) = run(Some("elo0=0 elo1=20"), &tmp.join("with"));
+    let (plain_code, plain) = run(None, &tmp.join("without"));
+    fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, Some(0), "{text}");
+    // Pairs worth 1 and 0 (halved points): s = 1/2, variance 1/4, LLR
+    // (s1 - s0)(1 - s0 - s1) / (2 (1/4) / 2) = -0.0033.
+    assert!(
+        text.contains("SPRT on the pairs: 2 pairs, LLR -0.003 [-2.944, 2.944], undecided"),
+        "{text}"
+    );
+    assert_eq!(plain_code, Some(0), "{plain}");
+    assert!(!plain.contains("SPRT"), "{plain}");
+}
+
 /// A stand-in for `pbrain-fivefold` whose `bench` prints two positions taking `ms`
 /// milliseconds each and the given signature, the lines `scripts/speed.sh` reads.
 fn fake_bench(path: &Path, ms: u32, signature: &str) {
