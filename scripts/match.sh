@@ -22,10 +22,17 @@
 #                         is played, e.g. SHIFT=2 SIZE=20 puts the 15x15 spread-out
 #                         openings in the middle of a 20x20 board (an opening that
 #                         would leave the board is refused),
-#              SPRT = c-gomoku-cli's sequential test, e.g. "elo0=0 elo1=10 alpha=0.05
-#                         beta=0.05": the match stops when it decides (A better by elo1,
-#                         or not better than elo0) or after GAMES games; at the end the
-#                         same test on the pairs of games is printed (scripts/pairs.sh).
+#              SPRT = a sequential test, e.g. "elo0=0 elo1=10 alpha=0.05 beta=0.05"
+#                         (A better by elo1, or not better than elo0): c-gomoku-cli's on
+#                         the games, and the same test on the pairs of games (the two
+#                         games of an opening as one observation, scripts/pairs.sh),
+#                         read every SPRT_POLL seconds (default 60). The match stops when
+#                         either decides (the one on the pairs mostly first, and it is
+#                         the verdict) or after GAMES games; both are printed at the end,
+#              SPRT_POOL = earlier runs' OUT directories of the same test (same engines,
+#                         time control and SPRT), pooled with this run's games in the
+#                         test on the pairs: a test that spans sessions goes on where it
+#                         stopped.
 # Openings: without OPENINGS, GAMES/2 balanced 3-stone openings generated with
 # `FIVEFOLD openings` near the centre, each played with both colours (-repeat). Strength
 # claims use spread-out openings (OPENINGS) as well, never generated ones alone.
@@ -63,10 +70,33 @@ read -r -a SPRT_ARGS <<< "${SPRT:-}"
 NA=$(basename "$(dirname "$A")")-$(basename "$A"); NB=$(basename "$(dirname "$B")")-$(basename "$B")
 [ "$NA" = "$NB" ] && NB="$NB-b"
 TA=${THREADS_A:-${THREADS:-1}}; TB=${THREADS_B:-${THREADS:-1}}
-(cd "$OUT" && "$CLI" -engine "name=$NA" "cmd=$A" "thread=$TA" -engine "name=$NB" "cmd=$B" "thread=$TB" -each "tc=$TC" \
+HERE=$(dirname "$(realpath "$0")")
+read -r -a POOL <<< "${SPRT_POOL:-}"
+for d in ${POOL[@]+"${POOL[@]}"}; do
+  [ -f "$d/games.sgf" ] && [ -f "$d/match.out" ] || { echo "match.sh: SPRT_POOL: $d holds no match" >&2; exit 2; }
+done
+# The test on the pairs (scripts/pairs.sh) over the pooled runs and this one: its two SPRT lines.
+pairs_test() { SPRT="$SPRT" "$HERE/pairs.sh" --score ${POOL[@]+"${POOL[@]}"} "$OUT" 2> /dev/null | grep "^SPRT" || true; }
+rm -f "$OUT/stopped.txt"
+(cd "$OUT" && exec "$CLI" -engine "name=$NA" "cmd=$A" "thread=$TA" -engine "name=$NB" "cmd=$B" "thread=$TB" -each "tc=$TC" \
   -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency "$CONC" -drawafter $((SIZE * SIZE)) \
   -openings "file=$OUT/openings.txt" "type=$TYPE" order=sequential ${SPRT_ARGS[@]+"${SPRT_ARGS[@]}"} \
-  -sgf games.sgf -pgn games.pgn -msg messages.txt > match.out 2>&1) || true
+  -sgf games.sgf -pgn games.pgn -msg messages.txt > match.out 2>&1) &
+CLI_PID=$!
+# With SPRT, a watcher reads the test on the pairs every SPRT_POLL seconds and stops the
+# match once it decides (SIGTERM to c-gomoku-cli: the games finished are in games.sgf; a
+# background job ignores SIGINT).
+WATCH_PID=""
+if [ ${#SPRT_ARGS[@]} -gt 0 ]; then
+  (while sleep "${SPRT_POLL:-60}"; do
+     kill -0 "$CLI_PID" 2> /dev/null || exit 0
+     line=$(pairs_test | grep "^SPRT on the pairs" || true)
+     case "$line" in *accepted*) echo "$line" > "$OUT/stopped.txt"; kill -TERM "$CLI_PID" 2> /dev/null; exit 0 ;; esac
+   done) &
+  WATCH_PID=$!
+fi
+wait "$CLI_PID" || true
+if [ -n "$WATCH_PID" ]; then pkill -P "$WATCH_PID" 2> /dev/null || true; kill "$WATCH_PID" 2> /dev/null || true; fi
 # Time forfeits are listed too. A game lost at START (a "time forfeit" with no move after the
 # opening, e.g. Rapfi 0.43 answering "ERROR Unknown command: 15", printed here as an "output
 # error") is not reliably scored: c-gomoku-cli picks the loser by the side to move rather than
@@ -81,9 +111,10 @@ echo "$LAST" | awk '{ for (i = 1; i <= NF; i++) if ($i == "-") { w = $(i-1); l =
   e = function_elo(s); }
   function function_elo(x) { if (x <= 0.001) x = 0.001; if (x >= 0.999) x = 0.999; return -400 * log(1 / x - 1) / log(10) }
   END { if (n) printf "games %d  score %.1f%%  Elo %+.0f +- %.0f\n", n, 100 * s, function_elo(s), (function_elo(s + 1.96 * sd) - function_elo(s - 1.96 * sd)) / 2 }'
-# With SPRT, the same test on the pairs of games (scripts/pairs.sh): c-gomoku-cli stops on
-# its test on the games, which counts the two games of an opening as independent.
+# With SPRT, both tests on every game played (pooled with SPRT_POOL's runs): the one on the
+# games as c-gomoku-cli computes it, and the one on the pairs, which decides.
 if [ ${#SPRT_ARGS[@]} -gt 0 ] && [ -s "$OUT/games.sgf" ]; then
-  SPRT="$SPRT" "$(dirname "$(realpath "$0")")/pairs.sh" --score "$OUT" 2> /dev/null | grep "^SPRT on the pairs" || true
+  [ -f "$OUT/stopped.txt" ] && echo "stopped by the test on the pairs (c-gomoku-cli's score line above may lag)"
+  pairs_test
 fi
 echo "logs: $OUT"

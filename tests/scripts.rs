@@ -369,10 +369,7 @@ fn match_reports_the_test_on_the_pairs_with_sprt() {
     fs::write(
         &cli,
         format!(
-            "#!/bin/sh
-cp '{}' games.sgf
-echo 'Score of a vs b: 2 - 2 - 0  [0.500] 4'
-",
+            "#!/bin/sh\ncp '{}' games.sgf\necho 'Score of a vs b: 2 - 2 - 0  [0.500] 4'\n",
             sgf.display()
         ),
     )
@@ -403,6 +400,93 @@ echo 'Score of a vs b: 2 - 2 - 0  [0.500] 4'
     );
     assert_eq!(plain_code, Some(0), "{plain}");
     assert!(!plain.contains("SPRT"), "{plain}");
+}
+
+#[cfg(unix)]
+#[test]
+fn match_stops_when_the_test_on_the_pairs_decides() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = std::env::temp_dir().join(format!("fivefold-match-stop-{}", std::process::id()));
+    fs::create_dir_all(&tmp).unwrap();
+    // 30 openings: "a" won both games of 25, black won both of 5. On the pairs: s = 11/12,
+    // variance 7/8 - (11/12)^2, LLR about 10: H1 (on the games, 55-5-0, it is 7.4).
+    let mut sgf = String::new();
+    for k in 0..30 {
+        let (gn, second) = (2 * k + 1, if k < 25 { "W+1" } else { "B+1" });
+        sgf += &game(gn, "a", "b", "B+1", false);
+        sgf += &game(gn + 1, "b", "a", second, false);
+    }
+    let games = tmp.join("games.sgf");
+    fs::write(&games, sgf).unwrap();
+    // A stand-in for c-gomoku-cli: the games at once, then a wait of WAIT seconds that
+    // the watcher cuts short (SIGTERM); a run that waits to its end leaves "ran-out".
+    let cli = tmp.join("cli");
+    fs::write(
+        &cli,
+        format!(
+            "#!/bin/sh\ncp '{}' games.sgf\necho 'Score of a vs b: 55 - 5 - 0  [0.917] 60'\n\
+             sleep $WAIT && touch ran-out\n",
+            games.display()
+        ),
+    )
+    .unwrap();
+    fs::set_permissions(&cli, fs::Permissions::from_mode(0o755)).unwrap();
+    // An earlier run of the same test, the mirror image: pooled, the test is undecided.
+    let earlier = tmp.join("earlier");
+    let mut lost = Vec::new();
+    for k in 0..30 {
+        lost.extend([
+            (true, if k < 25 { "W+1" } else { "B+1" }, false),
+            (false, "B+1", false),
+        ]);
+    }
+    run_dir(&earlier, "a", "b", &lost);
+    let openings = tmp.join("openings.pos.txt");
+    fs::write(&openings, "h8i9j7\n".repeat(30)).unwrap();
+    let run = |out: &Path, pool: Option<&Path>, wait: &str| {
+        let mut envs = vec![
+            ("WAIT", wait.as_ref()),
+            ("CGOMOKU", cli.as_os_str()),
+            ("OUT", out.as_os_str()),
+            ("OPENINGS", openings.as_os_str()),
+            ("SPRT", "elo0=0 elo1=20".as_ref()),
+            ("SPRT_POLL", "1".as_ref()),
+        ];
+        envs.extend(pool.map(|p| ("SPRT_POOL", p.as_os_str())));
+        let args = ["/bin/sh", "/bin/sh", "60"];
+        let (code, out, err) = run_script_with("match.sh", &args, &envs);
+        (code, out + &err)
+    };
+    let alone = tmp.join("alone");
+    let start = std::time::Instant::now();
+    let (code, text) = run(&alone, None, "30");
+    let took = start.elapsed();
+    let stopped = fs::read_to_string(alone.join("stopped.txt")).unwrap_or_default();
+    let cut_short = !alone.join("ran-out").exists() && took.as_secs() < 25;
+    let (pooled_code, pooled) = run(&tmp.join("pooled"), Some(&earlier), "3");
+    let ran_out = tmp.join("pooled/ran-out").exists();
+    let (bad_code, bad) = run(&tmp.join("bad"), Some(&tmp.join("nothing")), "0");
+    fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("stopped by the test on the pairs"), "{text}");
+    assert!(
+        text.contains("SPRT on the pairs: 30 pairs, LLR 9.993 [-2.944, 2.944], H1 accepted"),
+        "{text}"
+    );
+    assert!(stopped.contains("H1 accepted"), "{stopped}");
+    assert!(
+        cut_short,
+        "the match went on after the test decided ({took:?})"
+    );
+    // Pooled with the earlier run: 60 pairs, s = 1/2, undecided; the match ran to its end.
+    assert_eq!(pooled_code, Some(0), "{pooled}");
+    assert!(!pooled.contains("stopped") && ran_out, "{pooled}");
+    assert!(
+        pooled.contains("SPRT on the pairs: 60 pairs, LLR -0.119 [-2.944, 2.944], undecided"),
+        "{pooled}"
+    );
+    assert_eq!(bad_code, Some(2), "{bad}");
+    assert!(bad.contains("SPRT_POOL"), "{bad}");
 }
 
 /// A stand-in for `pbrain-fivefold` whose `bench` prints two positions taking `ms`
