@@ -38,6 +38,10 @@
 # claims use spread-out openings (OPENINGS) as well, never generated ones alone.
 # Nothing is downloaded or built here.
 set -euo pipefail
+# The body is one compound command, read whole before it runs: bash reads a script as it
+# goes, so editing this file during a match would otherwise change what the running
+# match does when its games end.
+{
 A=$(realpath "$1"); B=$(realpath "$2")
 GAMES=${3:-100}; TC=${4:-0/0.5}; RULE=${5:-0}; SIZE=${6:-15}; CONC=${7:-1}
 CLI=${CGOMOKU:-$(command -v c-gomoku-cli || true)}
@@ -118,3 +122,5 @@ if [ ${#SPRT_ARGS[@]} -gt 0 ] && [ -s "$OUT/games.sgf" ]; then
   pairs_test
 fi
 echo "logs: $OUT"
+exit
+}
