@@ -43,6 +43,27 @@ fn run_dir(dir: &Path, me: &str, opp: &str, games: &[(bool, &str, bool)]) {
     .unwrap();
 }
 
+/// Writes the shell script `body` to `path`, executable: a stand-in for a program a
+/// script runs.
+fn stand_in(path: &Path, body: &str) {
+    fs::write(path, format!("#!/bin/sh\n{body}")).unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+/// A stand-in for c-gomoku-cli in `dir`: it leaves `games` (SGF records) as the match's
+/// games.sgf, prints `score` as its score line, then runs `then` (shell). Returns its path.
+fn cli_stand_in(dir: &Path, games: &str, score: &str, then: &str) -> PathBuf {
+    let (sgf, cli) = (dir.join("games.sgf"), dir.join("cli"));
+    fs::write(&sgf, games).unwrap();
+    let body = format!("cp '{}' games.sgf\necho '{score}'\n{then}\n", sgf.display());
+    stand_in(&cli, &body);
+    cli
+}
+
 /// Runs `scripts/NAME` with `args`; returns its exit code, stdout and stderr.
 fn run_script<S: AsRef<std::ffi::OsStr>>(name: &str, args: &[S]) -> (Option<i32>, String, String) {
     run_script_with(name, args, &[])
@@ -224,8 +245,8 @@ fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
     // The line of c-gomoku-cli's test on the games, and the line of the test on the pairs.
     let line = |out: &(Option<i32>, String, String), prefix: &str| {
         assert_eq!(out.0, Some(0), "{}{}", out.1, out.2);
-        let found = out.1.lines().filter(|l| l.starts_with(prefix));
-        found.last().unwrap_or_default().to_string()
+        let mut found = out.1.lines().filter(|l| l.starts_with(prefix));
+        found.next_back().unwrap_or_default().to_string()
     };
     let last = |out: &(Option<i32>, String, String)| line(out, "SPRT elo0");
     let on_pairs = |out: &(Option<i32>, String, String)| line(out, "SPRT on the pairs");
@@ -348,33 +369,22 @@ fn pairs_reads_a_match_that_is_still_being_written() {
 #[cfg(unix)]
 #[test]
 fn match_reports_the_test_on_the_pairs_with_sprt() {
-    use std::os::unix::fs::PermissionsExt;
     let tmp = std::env::temp_dir().join(format!("fivefold-match-sprt-{}", std::process::id()));
     fs::create_dir_all(&tmp).unwrap();
     // A stand-in for c-gomoku-cli that leaves two openings' games in its directory: "a"
     // won both games of the first and lost both of the second.
-    let sgf = tmp.join("games.sgf");
-    fs::write(
-        &sgf,
-        [
-            game(1, "a", "b", "B+1", false),
-            game(2, "b", "a", "W+1", false),
-            game(3, "a", "b", "W+1", false),
-            game(4, "b", "a", "B+1", false),
-        ]
-        .concat(),
-    )
-    .unwrap();
-    let cli = tmp.join("cli");
-    fs::write(
-        &cli,
-        format!(
-            "#!/bin/sh\ncp '{}' games.sgf\necho 'Score of a vs b: 2 - 2 - 0  [0.500] 4'\n",
-            sgf.display()
-        ),
-    )
-    .unwrap();
-    fs::set_permissions(&cli, fs::Permissions::from_mode(0o755)).unwrap();
+    let games = [
+        game(1, "a", "b", "B+1", false),
+        game(2, "b", "a", "W+1", false),
+        game(3, "a", "b", "W+1", false),
+        game(4, "b", "a", "B+1", false),
+    ];
+    let cli = cli_stand_in(
+        &tmp,
+        &games.concat(),
+        "Score of a vs b: 2 - 2 - 0  [0.500] 4",
+        "",
+    );
     let openings = tmp.join("openings.pos.txt");
     fs::write(&openings, "h8i9j7\nh8i9j8\n").unwrap();
     let run = |sprt: Option<&str>, out: &Path| {
@@ -405,7 +415,6 @@ fn match_reports_the_test_on_the_pairs_with_sprt() {
 #[cfg(unix)]
 #[test]
 fn match_stops_when_the_test_on_the_pairs_decides() {
-    use std::os::unix::fs::PermissionsExt;
     let tmp = std::env::temp_dir().join(format!("fivefold-match-stop-{}", std::process::id()));
     fs::create_dir_all(&tmp).unwrap();
     // 30 openings: "a" won both games of 25, black won both of 5. On the pairs: s = 11/12,
@@ -416,21 +425,10 @@ fn match_stops_when_the_test_on_the_pairs_decides() {
         sgf += &game(gn, "a", "b", "B+1", false);
         sgf += &game(gn + 1, "b", "a", second, false);
     }
-    let games = tmp.join("games.sgf");
-    fs::write(&games, sgf).unwrap();
     // A stand-in for c-gomoku-cli: the games at once, then a wait of WAIT seconds that
     // the watcher cuts short (SIGTERM); a run that waits to its end leaves "ran-out".
-    let cli = tmp.join("cli");
-    fs::write(
-        &cli,
-        format!(
-            "#!/bin/sh\ncp '{}' games.sgf\necho 'Score of a vs b: 55 - 5 - 0  [0.917] 60'\n\
-             sleep $WAIT && touch ran-out\n",
-            games.display()
-        ),
-    )
-    .unwrap();
-    fs::set_permissions(&cli, fs::Permissions::from_mode(0o755)).unwrap();
+    let score = "Score of a vs b: 55 - 5 - 0  [0.917] 60";
+    let cli = cli_stand_in(&tmp, &sgf, score, "sleep $WAIT && touch ran-out");
     // An earlier run of the same test, the mirror image: pooled, the test is undecided.
     let earlier = tmp.join("earlier");
     let mut lost = Vec::new();
@@ -493,16 +491,11 @@ fn match_stops_when_the_test_on_the_pairs_decides() {
 /// milliseconds each and the given signature, the lines `scripts/speed.sh` reads.
 fn fake_bench(path: &Path, ms: u32, signature: &str) {
     let body = format!(
-        "#!/bin/sh\necho 'pos-a  100 nodes  best 7,7  score 0  {ms} ms'\n\
+        "echo 'pos-a  100 nodes  best 7,7  score 0  {ms} ms'\n\
          echo 'pos-b  100 nodes  best 7,7  score 0  {ms} ms'\n\
          echo 'Nodes: 200'\necho 'Nodes/s: 1000'\necho 'Signature: {signature}'\n"
     );
-    fs::write(path, body).unwrap();
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        fs::set_permissions(path, fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    stand_in(path, &body);
 }
 
 #[cfg(unix)]
@@ -562,17 +555,11 @@ fn windows_dist_and_piskvork_scripts_answer_help_and_refuse_unknown_options() {
 #[cfg(unix)]
 #[test]
 fn match_shifts_pos_openings_onto_a_larger_board() {
-    use std::os::unix::fs::PermissionsExt;
     let tmp = std::env::temp_dir().join(format!("fivefold-match-{}", std::process::id()));
     fs::create_dir_all(&tmp).unwrap();
     // A stand-in for c-gomoku-cli: a score line, as the real one prints at the end.
     let cli = tmp.join("cli");
-    fs::write(
-        &cli,
-        "#!/bin/sh\necho 'Score of a vs b: 1 - 1 - 0  [0.500] 2'\n",
-    )
-    .unwrap();
-    fs::set_permissions(&cli, fs::Permissions::from_mode(0o755)).unwrap();
+    stand_in(&cli, "echo 'Score of a vs b: 1 - 1 - 0  [0.500] 2'\n");
     let openings = tmp.join("openings.pos.txt");
     fs::write(&openings, "h8i9j7\n\na1o15\n").unwrap();
     let run = |size: &str, out: &Path| {
