@@ -29,10 +29,10 @@
 #                         read every SPRT_POLL seconds (default 60). The match stops when
 #                         either decides (the one on the pairs mostly first, and it is
 #                         the verdict) or after GAMES games; both are printed at the end,
-#              SPRT_POOL = earlier runs' OUT directories of the same test (same engines,
-#                         time control and SPRT), pooled with this run's games in the
-#                         test on the pairs: a test that spans sessions goes on where it
-#                         stopped.
+#              SPRT_POOL = earlier runs of the same test (same engines, time control
+#                         and SPRT), their OUT directories or `pairs.sh --points` files,
+#                         pooled with this run's games in the test on the pairs: a test
+#                         that spans sessions goes on where it stopped.
 # Openings: without OPENINGS, GAMES/2 balanced 3-stone openings generated with
 # `FIVEFOLD openings` near the centre, each played with both colours (-repeat). Strength
 # claims use spread-out openings (OPENINGS) as well, never generated ones alone.
@@ -77,7 +77,8 @@ TA=${THREADS_A:-${THREADS:-1}}; TB=${THREADS_B:-${THREADS:-1}}
 HERE=$(dirname "$(realpath "$0")")
 read -r -a POOL <<< "${SPRT_POOL:-}"
 for d in ${POOL[@]+"${POOL[@]}"}; do
-  [ -f "$d/games.sgf" ] && [ -f "$d/match.out" ] || { echo "match.sh: SPRT_POOL: $d holds no match" >&2; exit 2; }
+  [ -f "$d" ] || { [ -f "$d/games.sgf" ] && [ -f "$d/match.out" ]; } ||
+    { echo "match.sh: SPRT_POOL: $d is neither a match nor a pairs.sh --points file" >&2; exit 2; }
 done
 # The test on the pairs (scripts/pairs.sh) over the pooled runs and this one: its two SPRT lines.
 pairs_test() { SPRT="$SPRT" "$HERE/pairs.sh" --score ${POOL[@]+"${POOL[@]}"} "$OUT" 2> /dev/null | grep "^SPRT" || true; }

@@ -3,13 +3,19 @@
 # or scores runs by their openings.
 #
 # Usage: scripts/pairs.sh DIR_A DIR_B
-#        [SPRT="elo0=0 elo1=20 alpha=0.05 beta=0.05"] scripts/pairs.sh --score DIR...
+#        [SPRT="elo0=0 elo1=20 alpha=0.05 beta=0.05"] scripts/pairs.sh --score RUN...
+#        scripts/pairs.sh --points DIR > FILE
 #   DIR_A, DIR_B  log directories of two scripts/match.sh runs (its OUT), each holding
 #                 games.sgf and match.out, played on the same openings: the same SEED, RULE
 #                 and game count, and the same FIVEFOLD generating them (the balanced
 #                 openings depend on the generating engine's search). Runs whose
 #                 openings.txt differ are refused.
-#   --score       the scored engine's W-L-D as black and as white over the runs given, its
+#   --points      the scored engine's points in each game of a run, one "GN POINTS BLACK"
+#                 line a game (BLACK 1 where it had black) after a comment naming it: a few
+#                 kilobytes that keep a run's results (for --score) where the logs are not
+#                 kept, e.g. in the repository beside a network under test
+#   --score       each RUN a log directory or a --points file: the scored engine's
+#                 W-L-D as black and as white over the runs given, its
 #                 score with a 95% interval from the spread of the pairs (and the Elo of
 #                 both ends), and in how many openings one colour won both games (such a
 #                 pair says nothing about the engines)
@@ -35,9 +41,10 @@
 # near 50%; two runs of one binary against Rapfi at 0.5 s a move show a standard error of
 # about 6 points over 50 openings.
 set -euo pipefail
-usage() { sed -n '2,36p' "$0" >&2; exit 2; }
-score=0; run=0
+usage() { sed -n '2,41p' "$0" >&2; exit 2; }
+score=0; run=0; export_points=0
 if [ "${1:-}" = "--score" ]; then score=1; shift; [ $# -ge 1 ] || usage
+elif [ "${1:-}" = "--points" ]; then export_points=1; shift; [ $# -eq 1 ] || usage
 else [ $# -eq 2 ] || usage; fi
 sprt=""
 if [ -n "${SPRT:-}" ]; then
@@ -54,10 +61,17 @@ if [ -n "${SPRT:-}" ]; then
     { echo "SPRT needs elo0 < elo1, and alpha and beta between 0 and 1: '$SPRT'" >&2; exit 2; }
   sprt="$elo0 $elo1 $alpha $beta"
 fi
+# A --points file (with --score): every line a comment or "GN POINTS BLACK".
+points_file() {
+  [ $score -eq 1 ] && [ -f "$1" ] || return 1
+  awk '!/^#/ && !/^[0-9]+ (0|0\.5|1) [01]$/ { bad = 1 } END { exit bad }' "$1" ||
+    { echo "$1: not a pairs.sh --points file (lines \"GN POINTS BLACK\")" >&2; exit 2; }
+}
 for d in "$@"; do
+  points_file "$d" && continue
   [ -f "$d/games.sgf" ] && [ -f "$d/match.out" ] || { echo "$d: no games.sgf and match.out" >&2; exit 2; }
 done
-if [ $score -eq 0 ] && [ -f "$1/openings.txt" ] && [ -f "$2/openings.txt" ] &&
+if [ $score -eq 0 ] && [ $export_points -eq 0 ] && [ -f "$1/openings.txt" ] && [ -f "$2/openings.txt" ] &&
   ! cmp -s "$1/openings.txt" "$2/openings.txt"; then
   echo "$1 and $2 played different openings (openings.txt differ): opening by opening they" >&2
   echo "compare nothing. Play both with the same FIVEFOLD generating the openings, or compare" >&2
@@ -70,7 +84,7 @@ fi
 # may be half written while the match runs, and a pipeline would not stop on it).
 scored() { grep -m 1 -E "^Score of [^ ]+ vs [^ ]+: " "$1/match.out" | awk '{ print $3 }'; }
 for d in "$@"; do
-  [ -n "$(scored "$d")" ] || { echo "$d/match.out: no score line yet" >&2; exit 2; }
+  [ -f "$d" ] || [ -n "$(scored "$d")" ] || { echo "$d/match.out: no score line yet" >&2; exit 2; }
 done
 points() {
   awk -v me="$(scored "$1")" 'BEGIN { RS = "\\(;" }
@@ -87,8 +101,16 @@ points() {
       print gn, p, (pb == me) ? 1 : 0
     }' "$1/games.sgf"
 }
+if [ $export_points -eq 1 ]; then
+  echo "# points of $(scored "$1") in $(realpath "$1"): game number, points, had black"
+  points "$1" | sort -n
+  exit
+fi
 if [ $score -eq 1 ]; then
-  for d in "$@"; do run=$((run + 1)); points "$d" | sed "s|^|$run |"; done | awk -v sprt="$sprt" '
+  for d in "$@"; do
+    run=$((run + 1))
+    if [ -f "$d" ]; then grep -v '^#' "$d"; else points "$d"; fi | sed "s|^|$run |"
+  done | awk -v sprt="$sprt" '
     function wld(p) { return p == 1 ? 1 : p == 0 ? 2 : 3 }
     function elo(s) { return s <= 0 ? "-inf" : s >= 1 ? "+inf" : sprintf("%+.0f", -400 * log(1 / s - 1) / log(10)) }
     { pts[$1, $2] = $3; blk[$1, $2] = $4; c[$4, wld($3)]++; if ($2 > last[$1]) last[$1] = $2; if ($1 > runs) runs = $1 }

@@ -349,6 +349,46 @@ fn pairs_test_on_the_pairs_sees_through_openings_one_colour_wins() {
 }
 
 #[test]
+fn pairs_keeps_a_runs_points_in_a_file_that_scores_as_the_run() {
+    let (tmp, da, db) = new_run_twice("points", "new");
+    let (code, points, err) = pairs(&["--points".as_ref(), da.as_os_str()]);
+    assert_eq!(code, Some(0), "{err}");
+    // NEW_RUN: game numbers in order, "new"'s points and whether it had black; the
+    // opening-only forfeit (game 6) is left out, as --score leaves it out.
+    let lines: Vec<_> = points.lines().collect();
+    assert!(lines[0].starts_with("# points of new in "), "{points}");
+    assert_eq!(lines[1..], ["1 1 0", "2 1 1", "3 0 1", "4 1 0", "5 1 1"]);
+    let file = tmp.join("a.points");
+    fs::write(&file, &points).unwrap();
+    let sprt = [("SPRT", "elo0=0 elo1=20".as_ref())];
+    let score = |runs: &[&Path]| {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["--score".as_ref()];
+        args.extend(runs.iter().map(|r| r.as_os_str()));
+        run_script_with("pairs.sh", &args, &sprt)
+    };
+    let (from_dirs, from_file) = (score(&[&da, &db]), score(&[&file, &db]));
+    let bad = tmp.join("bad.points");
+    fs::write(&bad, "1 1 0\n2 2 1\n").unwrap();
+    let refused = score(&[&bad]);
+    let (usage, _, _) = pairs(&["--points".as_ref(), da.as_os_str(), db.as_os_str()]);
+    fs::remove_dir_all(&tmp).ok();
+    assert_eq!(from_dirs.0, Some(0), "{}", from_dirs.2);
+    assert!(
+        from_dirs.1.contains("SPRT on the pairs: 4 pairs"),
+        "{}",
+        from_dirs.1
+    );
+    assert_eq!(from_file, from_dirs);
+    assert_eq!(refused.0, Some(2), "{}", refused.1);
+    assert!(
+        refused.2.contains("not a pairs.sh --points file"),
+        "{}",
+        refused.2
+    );
+    assert_eq!(usage, Some(2));
+}
+
+#[test]
 fn pairs_reads_a_match_that_is_still_being_written() {
     // While c-gomoku-cli runs, the last line of match.out may stop in the middle of a
     // score line. The scored engine is named by the first complete one; a log with none
@@ -429,7 +469,7 @@ fn match_stops_when_the_test_on_the_pairs_decides() {
     // the watcher cuts short (SIGTERM); a run that waits to its end leaves "ran-out".
     let score = "Score of a vs b: 55 - 5 - 0  [0.917] 60";
     let cli = cli_stand_in(&tmp, &sgf, score, "sleep $WAIT && touch ran-out");
-    // An earlier run of the same test, the mirror image: pooled, the test is undecided.
+    // An earlier run of the same test, the mirror image: pooled, the test is undecided...
     let earlier = tmp.join("earlier");
     let mut lost = Vec::new();
     for k in 0..30 {
@@ -439,6 +479,10 @@ fn match_stops_when_the_test_on_the_pairs_decides() {
         ]);
     }
     run_dir(&earlier, "a", "b", &lost);
+    // ... kept as a --points file, as a run under test is kept between sessions.
+    let kept = tmp.join("earlier.points");
+    let (_, points, _) = pairs(&["--points".as_ref(), earlier.as_os_str()]);
+    fs::write(&kept, points).unwrap();
     let openings = tmp.join("openings.pos.txt");
     fs::write(&openings, "h8i9j7\n".repeat(30)).unwrap();
     let run = |out: &Path, pool: Option<&Path>, wait: &str| {
@@ -461,7 +505,7 @@ fn match_stops_when_the_test_on_the_pairs_decides() {
     let took = start.elapsed();
     let stopped = fs::read_to_string(alone.join("stopped.txt")).unwrap_or_default();
     let cut_short = !alone.join("ran-out").exists() && took.as_secs() < 25;
-    let (pooled_code, pooled) = run(&tmp.join("pooled"), Some(&earlier), "3");
+    let (pooled_code, pooled) = run(&tmp.join("pooled"), Some(&kept), "3");
     let ran_out = tmp.join("pooled/ran-out").exists();
     let (bad_code, bad) = run(&tmp.join("bad"), Some(&tmp.join("nothing")), "0");
     fs::remove_dir_all(&tmp).ok();
