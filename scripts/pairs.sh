@@ -134,6 +134,12 @@ if [ $score -eq 1 ]; then
         test_pairs(n, s, var / 4)
       }
     }
+    # The GSPRT log-likelihood ratio in its normal approximation, for the test p (elo0,
+    # elo1, alpha, beta) on n observations of mean s and variance v: both tests use it.
+    function llr_of(p, s, v, n,    s0, s1) {
+      s0 = 1 / (1 + 10 ^ (-p[1] / 400)); s1 = 1 / (1 + 10 ^ (-p[2] / 400))
+      return (s1 - s0) * (2 * s - s0 - s1) / (2 * v / n)
+    }
     function bounds_of(p) { lo = log(p[4] / (1 - p[3])); hi = log((1 - p[4]) / p[3]) }
     function verdict_of(llr) { return llr > hi ? "H1 accepted" : llr < lo ? "H0 accepted" : "undecided" }
     # The same test on the pairs (pentanomial): each opening'"'"'s two games are one
@@ -142,21 +148,19 @@ if [ $score -eq 1 ]; then
     # independent (where one colour wins both, the pair is worth exactly a half), so the
     # games'"'"' own variance misjudges the noise; the pairs'"'"' does not. LLR 0 while every
     # pair scored the same.
-    function test_pairs(n, s, v,    p, s0, s1, llr) {
+    function test_pairs(n, s, v,    p, llr) {
       split(sprt, p, " "); bounds_of(p)
-      s0 = 1 / (1 + 10 ^ (-p[1] / 400)); s1 = 1 / (1 + 10 ^ (-p[2] / 400))
-      llr = v > 0 ? (s1 - s0) * (2 * s - s0 - s1) / (2 * v / n) : 0
+      llr = v > 0 ? llr_of(p, s, v, n) : 0
       printf "SPRT on the pairs: %d pairs, LLR %.3f [%.3f, %.3f], %s\n", n, llr, lo, hi, verdict_of(llr)
     }
     # c-gomoku-cli'"'"'s SPRT on W-L-D: the trinomial GSPRT'"'"'s log-likelihood ratio in its
     # normal approximation, 0 unless two of the three outcomes occurred.
-    function test_sprt(w, l, d,    p, games, s, var, s0, s1, llr) {
+    function test_sprt(w, l, d,    p, games, s, var, llr) {
       split(sprt, p, " ")
       games = w + l + d; llr = 0
       if ((w > 0) + (l > 0) + (d > 0) >= 2) {
         s = (w + d / 2) / games; var = (w + d / 4) / games - s * s
-        s0 = 1 / (1 + 10 ^ (-p[1] / 400)); s1 = 1 / (1 + 10 ^ (-p[2] / 400))
-        llr = (s1 - s0) * (2 * s - s0 - s1) / (2 * var / games)
+        llr = llr_of(p, s, var, games)
       }
       bounds_of(p)
       printf "SPRT elo0=%g elo1=%g alpha=%g beta=%g: %d-%d-%d, LLR %.3f [%.3f, %.3f], %s\n", p[1], p[2], p[3], p[4], w, l, d, llr, lo, hi, verdict_of(llr)

@@ -97,6 +97,14 @@ fn pairs(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
     run_script("pairs.sh", args)
 }
 
+/// Runs `SPRT=spec scripts/pairs.sh --score RUN...` on `runs` (log directories or
+/// `--points` files).
+fn score_runs(spec: &str, runs: &[&Path]) -> (Option<i32>, String, String) {
+    let mut args: Vec<&std::ffi::OsStr> = vec!["--score".as_ref()];
+    args.extend(runs.iter().map(|r| r.as_os_str()));
+    run_script_with("pairs.sh", &args, &[("SPRT", spec.as_ref())])
+}
+
 /// Writes two runs (engine name and games, against "ref") into a fresh temporary
 /// directory, runs `scripts/pairs.sh [flag] A B` on them, checks that it succeeded and
 /// returns its output.
@@ -237,11 +245,7 @@ fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
     let dd = tmp.join("d");
     let d: Vec<_> = (0..30).map(|i| won(i, i < 3)).collect();
     run_dir(&dd, "new", "ref", &d);
-    let sprt = |spec: &str, dirs: &[&Path]| {
-        let mut args: Vec<&std::ffi::OsStr> = vec!["--score".as_ref()];
-        args.extend(dirs.iter().map(|d| d.as_os_str()));
-        run_script_with("pairs.sh", &args, &[("SPRT", spec.as_ref())])
-    };
+    let sprt = score_runs;
     // The line of c-gomoku-cli's test on the games, and the line of the test on the pairs.
     let line = |out: &(Option<i32>, String, String), prefix: &str| {
         assert_eq!(out.0, Some(0), "{}{}", out.1, out.2);
@@ -330,11 +334,7 @@ fn pairs_test_on_the_pairs_sees_through_openings_one_colour_wins() {
         games.extend([(true, "B+1", false), (false, white_result, false)]);
     }
     run_dir(&dir, "new", "ref", &games);
-    let (code, text, err) = run_script_with(
-        "pairs.sh",
-        &["--score".as_ref(), dir.as_os_str()],
-        &[("SPRT", "elo0=0 elo1=20".as_ref())],
-    );
+    let (code, text, err) = score_runs("elo0=0 elo1=20", &[&dir]);
     fs::remove_dir_all(&tmp).ok();
     assert_eq!(code, Some(0), "{text}{err}");
     let lines: Vec<_> = text.lines().collect();
@@ -360,12 +360,7 @@ fn pairs_keeps_a_runs_points_in_a_file_that_scores_as_the_run() {
     assert_eq!(lines[1..], ["1 1 0", "2 1 1", "3 0 1", "4 1 0", "5 1 1"]);
     let file = tmp.join("a.points");
     fs::write(&file, &points).unwrap();
-    let sprt = [("SPRT", "elo0=0 elo1=20".as_ref())];
-    let score = |runs: &[&Path]| {
-        let mut args: Vec<&std::ffi::OsStr> = vec!["--score".as_ref()];
-        args.extend(runs.iter().map(|r| r.as_os_str()));
-        run_script_with("pairs.sh", &args, &sprt)
-    };
+    let score = |runs: &[&Path]| score_runs("elo0=0 elo1=20", runs);
     let (from_dirs, from_file) = (score(&[&da, &db]), score(&[&file, &db]));
     let bad = tmp.join("bad.points");
     fs::write(&bad, "1 1 0\n2 2 1\n").unwrap();
