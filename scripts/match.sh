@@ -32,7 +32,9 @@
 #              SPRT_POOL = earlier runs of the same test (same engines, time control
 #                         and SPRT), their OUT directories or `pairs.sh --points` files,
 #                         pooled with this run's games in the test on the pairs: a test
-#                         that spans sessions goes on where it stopped.
+#                         that spans sessions goes on where it stopped. The pool's test
+#                         so far is printed first; a pool that has decided is not played
+#                         on, and SPRT_POOL without SPRT is refused.
 # Openings: without OPENINGS, GAMES/2 balanced 3-stone openings generated with
 # `FIVEFOLD openings` near the centre, each played with both colours (-repeat). Strength
 # claims use spread-out openings (OPENINGS) as well, never generated ones alone.
@@ -76,10 +78,16 @@ NA=$(basename "$(dirname "$A")")-$(basename "$A"); NB=$(basename "$(dirname "$B"
 TA=${THREADS_A:-${THREADS:-1}}; TB=${THREADS_B:-${THREADS:-1}}
 HERE=$(dirname "$(realpath "$0")")
 read -r -a POOL <<< "${SPRT_POOL:-}"
-for d in ${POOL[@]+"${POOL[@]}"}; do
-  [ -f "$d" ] || { [ -f "$d/games.sgf" ] && [ -f "$d/match.out" ]; } ||
-    { echo "match.sh: SPRT_POOL: $d is neither a match nor a pairs.sh --points file" >&2; exit 2; }
-done
+# The pool is checked, and its test so far printed, by pairs.sh itself; a test that has
+# already decided is not played on.
+if [ ${#POOL[@]} -gt 0 ]; then
+  [ ${#SPRT_ARGS[@]} -gt 0 ] || { echo "match.sh: SPRT_POOL pools earlier runs into the SPRT: set SPRT too" >&2; exit 2; }
+  BEFORE=$(SPRT="$SPRT" "$HERE/pairs.sh" --score "${POOL[@]}" 2>&1) ||
+    { echo "match.sh: SPRT_POOL: $BEFORE" >&2; exit 2; }
+  echo "SPRT_POOL so far: $(echo "$BEFORE" | grep "^SPRT on the pairs" | sed 's/^SPRT on the pairs: //')"
+  case "$BEFORE" in *"SPRT on the pairs"*accepted*)
+    echo "match.sh: the pooled test on the pairs has decided already; nothing played" >&2; exit 0 ;; esac
+fi
 # The test on the pairs (scripts/pairs.sh) over the pooled runs and this one: its two SPRT lines.
 pairs_test() { SPRT="$SPRT" "$HERE/pairs.sh" --score ${POOL[@]+"${POOL[@]}"} "$OUT" 2> /dev/null | grep "^SPRT" || true; }
 rm -f "$OUT/stopped.txt"

@@ -451,25 +451,42 @@ fn match_reports_the_test_on_the_pairs_with_sprt() {
 #[test]
 fn match_stops_when_the_test_on_the_pairs_decides() {
     let tmp = std::env::temp_dir().join(format!("fivefold-match-stop-{}", std::process::id()));
-    fs::create_dir_all(&tmp).unwrap();
-    // 30 openings: "a" won both games of 25, black won both of 5. On the pairs: s = 11/12,
-    // variance 7/8 - (11/12)^2, LLR about 10: H1 (on the games, 55-5-0, it is 7.4).
-    let mut sgf = String::new();
-    for k in 0..30 {
-        let (gn, second) = (2 * k + 1, if k < 25 { "W+1" } else { "B+1" });
-        sgf += &game(gn, "a", "b", "B+1", false);
-        sgf += &game(gn + 1, "b", "a", second, false);
-    }
-    // A stand-in for c-gomoku-cli: the games at once, then a wait of WAIT seconds that
-    // the watcher cuts short (SIGTERM); a run that waits to its end leaves "ran-out".
-    let score = "Score of a vs b: 55 - 5 - 0  [0.917] 60";
-    let cli = cli_stand_in(&tmp, &sgf, score, "sleep $WAIT && touch ran-out");
-    // An earlier run of the same test, the mirror image: pooled, the test is undecided...
+    let modest_dir = tmp.join("modest");
+    fs::create_dir_all(&modest_dir).unwrap();
+    // 30 openings: "a" won both games of the first `won`, black won both of the others.
+    let run_of = |won: usize| {
+        let mut sgf = String::new();
+        for k in 0..30 {
+            let (gn, second) = (2 * k + 1, if k < won { "W+1" } else { "B+1" });
+            sgf += &game(gn, "a", "b", "B+1", false);
+            sgf += &game(gn + 1, "b", "a", second, false);
+        }
+        sgf
+    };
+    // Stand-ins for c-gomoku-cli: the games at once, then a wait of WAIT seconds that the
+    // watcher cuts short (SIGTERM); a run that waits to its end leaves "ran-out".
+    // Won 25: on the pairs s = 11/12, variance 7/8 - (11/12)^2, LLR about 10: H1 (on the
+    // games, 55-5-0, it is 7.4). Won 8: 38-22-0, LLR 2.099 on the pairs, undecided.
+    let then = "sleep $WAIT && touch ran-out";
+    let strong = cli_stand_in(
+        &tmp,
+        &run_of(25),
+        "Score of a vs b: 55 - 5 - 0  [0.917] 60",
+        then,
+    );
+    let modest = cli_stand_in(
+        &modest_dir,
+        &run_of(8),
+        "Score of a vs b: 38 - 22 - 0  [0.633] 60",
+        then,
+    );
+    // An earlier run of the same test, lost both games of 4 openings and black won both of
+    // 26: LLR -2.420 on the pairs, undecided; pooled with the modest run, 0.669...
     let earlier = tmp.join("earlier");
     let mut lost = Vec::new();
     for k in 0..30 {
         lost.extend([
-            (true, if k < 25 { "W+1" } else { "B+1" }, false),
+            (true, if k < 4 { "W+1" } else { "B+1" }, false),
             (false, "B+1", false),
         ]);
     }
@@ -480,13 +497,14 @@ fn match_stops_when_the_test_on_the_pairs_decides() {
     fs::write(&kept, points).unwrap();
     let openings = tmp.join("openings.pos.txt");
     fs::write(&openings, "h8i9j7\n".repeat(30)).unwrap();
-    let run = |out: &Path, pool: Option<&Path>, wait: &str| {
+    // SPRT "" is a match without the test.
+    let run = |cli: &Path, out: &Path, pool: Option<&Path>, wait: &str, sprt: &str| {
         let mut envs = vec![
             ("WAIT", wait.as_ref()),
             ("CGOMOKU", cli.as_os_str()),
             ("OUT", out.as_os_str()),
             ("OPENINGS", openings.as_os_str()),
-            ("SPRT", "elo0=0 elo1=20".as_ref()),
+            ("SPRT", sprt.as_ref()),
             ("SPRT_POLL", "1".as_ref()),
         ];
         envs.extend(pool.map(|p| ("SPRT_POOL", p.as_os_str())));
@@ -494,15 +512,28 @@ fn match_stops_when_the_test_on_the_pairs_decides() {
         let (code, out, err) = run_script_with("match.sh", &args, &envs);
         (code, out + &err)
     };
+    let test = "elo0=0 elo1=20";
     let alone = tmp.join("alone");
     let start = std::time::Instant::now();
-    let (code, text) = run(&alone, None, "30");
+    let (code, text) = run(&strong, &alone, None, "30", test);
     let took = start.elapsed();
     let stopped = fs::read_to_string(alone.join("stopped.txt")).unwrap_or_default();
     let cut_short = !alone.join("ran-out").exists() && took.as_secs() < 25;
-    let (pooled_code, pooled) = run(&tmp.join("pooled"), Some(&kept), "3");
+    let (pooled_code, pooled) = run(&modest, &tmp.join("pooled"), Some(&kept), "3", test);
     let ran_out = tmp.join("pooled/ran-out").exists();
-    let (bad_code, bad) = run(&tmp.join("bad"), Some(&tmp.join("nothing")), "0");
+    let (bad_code, bad) = run(
+        &strong,
+        &tmp.join("bad"),
+        Some(&tmp.join("nothing")),
+        "0",
+        test,
+    );
+    // A pool that has decided already (the first run, H1): nothing is played on.
+    let (done_code, done) = run(&strong, &tmp.join("done"), Some(&alone), "0", test);
+    let done_played = tmp.join("done/games.sgf").exists();
+    // SPRT_POOL pools runs into the SPRT: without SPRT it is refused.
+    let (unset_code, unset) = run(&strong, &tmp.join("unset"), Some(&kept), "0", "");
+    let unset_played = tmp.join("unset/games.sgf").exists();
     fs::remove_dir_all(&tmp).ok();
     assert_eq!(code, Some(0), "{text}");
     assert!(text.contains("stopped by the test on the pairs"), "{text}");
@@ -515,15 +546,31 @@ fn match_stops_when_the_test_on_the_pairs_decides() {
         cut_short,
         "the match went on after the test decided ({took:?})"
     );
-    // Pooled with the earlier run: 60 pairs, s = 1/2, undecided; the match ran to its end.
+    // Pooled with the earlier run: 60 pairs, undecided; the match ran to its end. The
+    // pool's test so far is printed first.
     assert_eq!(pooled_code, Some(0), "{pooled}");
     assert!(!pooled.contains("stopped") && ran_out, "{pooled}");
     assert!(
-        pooled.contains("SPRT on the pairs: 60 pairs, LLR -0.119 [-2.944, 2.944], undecided"),
+        pooled.contains("SPRT_POOL so far: 30 pairs, LLR -2.420 [-2.944, 2.944], undecided"),
+        "{pooled}"
+    );
+    assert!(
+        pooled.contains("SPRT on the pairs: 60 pairs, LLR 0.669 [-2.944, 2.944], undecided"),
         "{pooled}"
     );
     assert_eq!(bad_code, Some(2), "{bad}");
     assert!(bad.contains("SPRT_POOL"), "{bad}");
+    assert_eq!(done_code, Some(0), "{done}");
+    assert!(
+        done.contains("SPRT_POOL so far: 30 pairs, LLR 9.993 [-2.944, 2.944], H1 accepted"),
+        "{done}"
+    );
+    assert!(
+        done.contains("has decided already") && !done_played,
+        "{done}"
+    );
+    assert_eq!(unset_code, Some(2), "{unset}");
+    assert!(unset.contains("set SPRT too") && !unset_played, "{unset}");
 }
 
 /// A stand-in for `pbrain-fivefold` whose `bench` prints two positions taking `ms`
