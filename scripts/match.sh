@@ -48,6 +48,24 @@ A=$(realpath "$1"); B=$(realpath "$2")
 GAMES=${3:-100}; TC=${4:-0/0.5}; RULE=${5:-0}; SIZE=${6:-15}; CONC=${7:-1}
 CLI=${CGOMOKU:-$(command -v c-gomoku-cli || true)}
 [ -x "$CLI" ] || { echo "c-gomoku-cli not found: set CGOMOKU" >&2; exit 2; }
+# -sprt takes its settings as separate words.
+read -r -a SPRT_ARGS <<< "${SPRT:-}"
+[ ${#SPRT_ARGS[@]} -gt 0 ] && SPRT_ARGS=(-sprt "${SPRT_ARGS[@]}")
+HERE=$(dirname "$(realpath "$0")")
+read -r -a POOL <<< "${SPRT_POOL:-}"
+# scripts/pairs.sh's tests (SPRT) on the pooled runs and the RUNS given.
+score_pool() { SPRT="$SPRT" "$HERE/pairs.sh" --score ${POOL[@]+"${POOL[@]}"} "$@"; }
+# The pool is checked, and its test so far printed, by pairs.sh itself, before anything
+# is written or generated; a test that has already decided is not played on.
+if [ ${#POOL[@]} -gt 0 ]; then
+  [ ${#SPRT_ARGS[@]} -gt 0 ] || { echo "match.sh: SPRT_POOL pools earlier runs into the SPRT: set SPRT too" >&2; exit 2; }
+  BEFORE=$(score_pool 2>&1) || { echo "match.sh: SPRT_POOL: $BEFORE" >&2; exit 2; }
+  echo "SPRT_POOL so far: $(echo "$BEFORE" | grep "^SPRT on the pairs" | sed 's/^SPRT on the pairs: //')"
+  case "$BEFORE" in *"SPRT on the pairs"*accepted*)
+    echo "match.sh: the pooled test on the pairs has decided already; nothing played" >&2; exit 0 ;; esac
+fi
+# The test on the pairs over the pooled runs and this one: its two SPRT lines.
+pairs_test() { score_pool "$OUT" 2> /dev/null | grep "^SPRT" || true; }
 GEN=${FIVEFOLD:-$A}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
@@ -70,26 +88,9 @@ if [ -n "${SHIFT:-}" ]; then
       print out }' "$OUT/openings.txt" > "$OUT/openings.moved" || exit 2
   mv "$OUT/openings.moved" "$OUT/openings.txt"
 fi
-# -sprt takes its settings as separate words.
-read -r -a SPRT_ARGS <<< "${SPRT:-}"
-[ ${#SPRT_ARGS[@]} -gt 0 ] && SPRT_ARGS=(-sprt "${SPRT_ARGS[@]}")
 NA=$(basename "$(dirname "$A")")-$(basename "$A"); NB=$(basename "$(dirname "$B")")-$(basename "$B")
 [ "$NA" = "$NB" ] && NB="$NB-b"
 TA=${THREADS_A:-${THREADS:-1}}; TB=${THREADS_B:-${THREADS:-1}}
-HERE=$(dirname "$(realpath "$0")")
-read -r -a POOL <<< "${SPRT_POOL:-}"
-# The pool is checked, and its test so far printed, by pairs.sh itself; a test that has
-# already decided is not played on.
-if [ ${#POOL[@]} -gt 0 ]; then
-  [ ${#SPRT_ARGS[@]} -gt 0 ] || { echo "match.sh: SPRT_POOL pools earlier runs into the SPRT: set SPRT too" >&2; exit 2; }
-  BEFORE=$(SPRT="$SPRT" "$HERE/pairs.sh" --score "${POOL[@]}" 2>&1) ||
-    { echo "match.sh: SPRT_POOL: $BEFORE" >&2; exit 2; }
-  echo "SPRT_POOL so far: $(echo "$BEFORE" | grep "^SPRT on the pairs" | sed 's/^SPRT on the pairs: //')"
-  case "$BEFORE" in *"SPRT on the pairs"*accepted*)
-    echo "match.sh: the pooled test on the pairs has decided already; nothing played" >&2; exit 0 ;; esac
-fi
-# The test on the pairs (scripts/pairs.sh) over the pooled runs and this one: its two SPRT lines.
-pairs_test() { SPRT="$SPRT" "$HERE/pairs.sh" --score ${POOL[@]+"${POOL[@]}"} "$OUT" 2> /dev/null | grep "^SPRT" || true; }
 rm -f "$OUT/stopped.txt"
 (cd "$OUT" && exec "$CLI" -engine "name=$NA" "cmd=$A" "thread=$TA" -engine "name=$NB" "cmd=$B" "thread=$TB" -each "tc=$TC" \
   -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency "$CONC" -drawafter $((SIZE * SIZE)) \
