@@ -97,6 +97,28 @@ fn pairs(args: &[&std::ffi::OsStr]) -> (Option<i32>, String, String) {
     run_script("pairs.sh", args)
 }
 
+/// Runs `scripts/match.sh /bin/sh /bin/sh ARGS...` (`args` from GAMES on) with the
+/// stand-in c-gomoku-cli `cli`, the openings file `openings`, logs in `out` and the
+/// further variables `envs`; returns its exit code and its stdout and stderr together.
+fn match_with_stand_in(
+    cli: &Path,
+    openings: &Path,
+    out: &Path,
+    args: &[&str],
+    envs: &[(&str, &std::ffi::OsStr)],
+) -> (Option<i32>, String) {
+    let mut all = vec![
+        ("CGOMOKU", cli.as_os_str()),
+        ("OUT", out.as_os_str()),
+        ("OPENINGS", openings.as_os_str()),
+    ];
+    all.extend_from_slice(envs);
+    let mut argv = vec!["/bin/sh", "/bin/sh"];
+    argv.extend_from_slice(args);
+    let (code, out, err) = run_script_with("match.sh", &argv, &all);
+    (code, out + &err)
+}
+
 /// Runs `SPRT=spec scripts/pairs.sh --score RUN...` on `runs` (log directories or
 /// `--points` files).
 fn score_runs(spec: &str, runs: &[&Path]) -> (Option<i32>, String, String) {
@@ -245,7 +267,6 @@ fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
     let dd = tmp.join("d");
     let d: Vec<_> = (0..30).map(|i| won(i, i < 3)).collect();
     run_dir(&dd, "new", "ref", &d);
-    let sprt = score_runs;
     // The line of c-gomoku-cli's test on the games, and the line of the test on the pairs.
     let line = |out: &(Option<i32>, String, String), prefix: &str| {
         assert_eq!(out.0, Some(0), "{}{}", out.1, out.2);
@@ -257,7 +278,7 @@ fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
     // LLR = (s1 - s0)(2s - s0 - s1) / (2 var / n), s0 = 0.5, s1 = 1 / (1 + 10^(-20/400)),
     // s the score and var the variance of one game's points; bounds ln(beta / (1 - alpha))
     // and ln((1 - beta) / alpha).
-    let two = sprt("elo0=0 elo1=20 alpha=0.05 beta=0.05", &[&da, &db]);
+    let two = score_runs("elo0=0 elo1=20 alpha=0.05 beta=0.05", &[&da, &db]);
     let bounds = "[-2.944, 2.944]";
     assert_eq!(
         last(&two),
@@ -270,14 +291,14 @@ fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
         format!("SPRT on the pairs: 3 pairs, LLR 0.236 {bounds}, undecided")
     );
     // alpha and beta default to 0.05.
-    let won_most = sprt("elo0=0 elo1=20", &[&dc]);
+    let won_most = score_runs("elo0=0 elo1=20", &[&dc]);
     assert_eq!(
         last(&won_most),
         format!(
             "SPRT elo0=0 elo1=20 alpha=0.05 beta=0.05: 27-3-0, LLR 3.696 {bounds}, H1 accepted"
         )
     );
-    let lost_most = sprt("elo1=20 elo0=0", &[&dd]);
+    let lost_most = score_runs("elo1=20 elo0=0", &[&dd]);
     assert_eq!(
         last(&lost_most),
         format!(
@@ -285,7 +306,7 @@ fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
         )
     );
     // The runs together: 35-32-0.
-    let all = sprt("elo0=0 elo1=20 beta=0.1", &[&da, &db, &dc, &dd]);
+    let all = score_runs("elo0=0 elo1=20 beta=0.1", &[&da, &db, &dc, &dd]);
     assert!(
         last(&all).ends_with(": 35-32-0, LLR 0.062 [-2.251, 2.890], undecided"),
         "{}",
@@ -304,7 +325,7 @@ fn pairs_decides_a_sequential_test_on_all_the_runs_games() {
         "elo=3 elo1=20",
         "elo0=a elo1=5",
     ] {
-        let (code, text, err) = sprt(bad, &[&da]);
+        let (code, text, err) = score_runs(bad, &[&da]);
         assert_eq!(code, Some(2), "{bad}: {text}");
         assert!(err.contains("SPRT"), "{bad}: {err}");
         assert!(text.is_empty(), "{bad}: {text}");
@@ -423,15 +444,8 @@ fn match_reports_the_test_on_the_pairs_with_sprt() {
     let openings = tmp.join("openings.pos.txt");
     fs::write(&openings, "h8i9j7\nh8i9j8\n").unwrap();
     let run = |sprt: Option<&str>, out: &Path| {
-        let mut envs = vec![
-            ("CGOMOKU", cli.as_os_str()),
-            ("OUT", out.as_os_str()),
-            ("OPENINGS", openings.as_os_str()),
-        ];
-        envs.extend(sprt.map(|s| ("SPRT", s.as_ref())));
-        let args = ["/bin/sh", "/bin/sh", "4"];
-        let (code, out, err) = run_script_with("match.sh", &args, &envs);
-        (code, out + &err)
+        let envs: Vec<_> = sprt.map(|s| ("SPRT", s.as_ref())).into_iter().collect();
+        match_with_stand_in(&cli, &openings, out, &["4"], &envs)
     };
     let (code, text) = run(Some("elo0=0 elo1=20"), &tmp.join("with"));
     let (plain_code, plain) = run(None, &tmp.join("without"));
@@ -501,16 +515,11 @@ fn match_stops_when_the_test_on_the_pairs_decides() {
     let run = |cli: &Path, out: &Path, pool: Option<&Path>, wait: &str, sprt: &str| {
         let mut envs = vec![
             ("WAIT", wait.as_ref()),
-            ("CGOMOKU", cli.as_os_str()),
-            ("OUT", out.as_os_str()),
-            ("OPENINGS", openings.as_os_str()),
             ("SPRT", sprt.as_ref()),
             ("SPRT_POLL", "1".as_ref()),
         ];
         envs.extend(pool.map(|p| ("SPRT_POOL", p.as_os_str())));
-        let args = ["/bin/sh", "/bin/sh", "60"];
-        let (code, out, err) = run_script_with("match.sh", &args, &envs);
-        (code, out + &err)
+        match_with_stand_in(cli, &openings, out, &["60"], &envs)
     };
     let test = "elo0=0 elo1=20";
     let alone = tmp.join("alone");
@@ -649,15 +658,8 @@ fn match_shifts_pos_openings_onto_a_larger_board() {
     let openings = tmp.join("openings.pos.txt");
     fs::write(&openings, "h8i9j7\n\na1o15\n").unwrap();
     let run = |size: &str, out: &Path| {
-        let envs = [
-            ("CGOMOKU", cli.as_os_str()),
-            ("OPENINGS", openings.as_os_str()),
-            ("SHIFT", "2".as_ref()),
-            ("OUT", out.as_os_str()),
-        ];
-        let args = ["/bin/sh", "/bin/sh", "4", "0/0.5", "0", size];
-        let (code, out, err) = run_script_with("match.sh", &args, &envs);
-        (code, out + &err)
+        let envs = [("SHIFT", "2".as_ref())];
+        match_with_stand_in(&cli, &openings, out, &["4", "0/0.5", "0", size], &envs)
     };
     let (code, text) = run("20", &tmp.join("big"));
     let moved = fs::read_to_string(tmp.join("big/openings.txt")).unwrap_or_default();
