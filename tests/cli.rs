@@ -203,6 +203,10 @@ fn bad_values_are_refused() {
             "expected a number from 1 to 20",
         ),
         (
+            &["openings", "--near", "21"],
+            "expected a number from 0 to 20",
+        ),
+        (
             &["openings", "--count", "many"],
             "invalid value 'many' for '--count <N>'",
         ),

@@ -3,8 +3,11 @@
 //! `0,0, 1,1, -1,2`) or its `pos` format (`h8i9g10`, letter = column, number = row + 1
 //! counted from the top).
 //!
-//! Openings are random stones within three squares of the centre (seeded, so the file is
-//! reproducible), kept only when a search to an even depth (6 by default) with the
+//! Openings are random stones within three squares of the centre (`--radius`), or with
+//! `--near N` clusters that may stand anywhere: the first stone within `--radius` of the
+//! centre, each next one within N squares of a stone already placed, as in the spread-out
+//! sets of `../shared/openings/` (`--radius 7 --near 3` on 15x15). They are seeded, so the
+//! file is reproducible, and kept only when a search to an even depth (6 by default) with the
 //! classical evaluation (`use_net=0`, in every rule: the window below was chosen for it,
 //! and a seed gives the same openings whatever the engine's default evaluation) scores the
 //! position at most zero and at least -40 (`--max-eval`) for the side to move, so a
@@ -21,7 +24,7 @@ use crate::core::types::{symmetries, Pos, Rule};
 use crate::engine::search::{search_position_with, Limits, Params};
 use crate::io::args;
 use crate::io::output::outln;
-use crate::tools::selfplay::random_opening_within;
+use crate::tools::selfplay::random_opening_near;
 use anyhow::Result;
 
 /// Formats an opening in the Gomocup offset format.
@@ -123,8 +126,11 @@ pub struct Spec {
     pub max_eval: i32,
     /// Depth of the search that scores an opening.
     pub depth: i32,
-    /// Stones lie within this many squares of the centre.
+    /// Stones lie within this many squares of the centre (with `near`, the first stone).
     pub radius: usize,
+    /// When not 0, each stone after the first lies within this many squares of one
+    /// already placed, anywhere on the board (see [`random_opening_near`]).
+    pub near: usize,
 }
 
 impl Default for Spec {
@@ -138,6 +144,7 @@ impl Default for Spec {
             max_eval: 40,
             depth: 6,
             radius: 3,
+            near: 0,
         }
     }
 }
@@ -155,16 +162,18 @@ pub fn balanced(spec: &Spec) -> Vec<Vec<Pos>> {
         max_eval,
         depth,
         radius,
+        near,
     } = *spec;
     let mut out: Vec<Vec<Pos>> = Vec::new();
     let mut seen: Vec<Vec<(i64, i64)>> = Vec::new();
     let mut i = 0u64;
     while out.len() < count && i < count as u64 * 200 {
-        let o = random_opening_within(
+        let o = random_opening_near(
             size,
             stones,
             seed.wrapping_mul(1_000_003).wrapping_add(i),
             radius,
+            near,
         );
         i += 1;
         let key = canonical(&o, size);
@@ -239,9 +248,12 @@ pub struct Options {
     /// Depth of the search that scores an opening
     #[arg(long, value_name = "PLIES", default_value_t = Spec::default().depth, value_parser = |s: &str| args::number_in(s, 1, 20), allow_negative_numbers = true)]
     pub depth: i32,
-    /// Stones lie within this many squares of the centre
+    /// Stones lie within this many squares of the centre (with --near, the first stone)
     #[arg(long, value_name = "N", default_value_t = Spec::default().radius)]
     pub radius: usize,
+    /// Each stone after the first within N squares of one already placed, anywhere on the board (0: off)
+    #[arg(long, value_name = "N", default_value_t = Spec::default().near, value_parser = |s: &str| args::number_in(s, 0usize, 20))]
+    pub near: usize,
     /// How each opening is written: offset (dx,dy from the centre: "0,0, 1,1, -1,2") or pos ("h8i9g10")
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = Format::Offset)]
     pub format: Format,
@@ -258,6 +270,7 @@ pub fn run(opts: &Options) -> Result<()> {
         max_eval: opts.max_eval,
         depth: opts.depth,
         radius: opts.radius,
+        near: opts.near,
     };
     let found = balanced(&spec);
     if found.len() < spec.count {
@@ -311,6 +324,43 @@ mod tests {
             let e = parse_pos_line(bad, 15, 15).unwrap_err();
             assert!(e.contains(msg), "{bad}: {e}");
         }
+    }
+
+    #[test]
+    fn near_openings_are_clusters_anywhere_on_the_board() {
+        let spec = Spec {
+            count: 6,
+            depth: 2,
+            seed: 9,
+            stones: 5,
+            radius: 7,
+            near: 2,
+            ..Spec::default()
+        };
+        let out = balanced(&spec);
+        assert_eq!(out.len(), 6);
+        for o in &out {
+            assert_eq!(o.len(), 5);
+            for (k, q) in o.iter().enumerate().skip(1) {
+                assert!(
+                    o[..k]
+                        .iter()
+                        .any(|r| r.x().abs_diff(q.x()) <= 2 && r.y().abs_diff(q.y()) <= 2),
+                    "{o:?}: stone {k} is not within 2 of an earlier one"
+                );
+            }
+        }
+        // Not all near the centre: over many seeds some cluster starts near an edge.
+        let edge = (0..200u64)
+            .map(|s| random_opening_near(15, 3, s, 7, 3))
+            .filter(|o| o[0].x().abs_diff(7) >= 6 || o[0].y().abs_diff(7) >= 6)
+            .count();
+        assert!(edge > 20, "{edge} of 200 start near an edge");
+        // near 0 is the old generator, stone for stone.
+        assert_eq!(
+            random_opening_near(15, 4, 3, 3, 0),
+            crate::tools::selfplay::random_opening_within(15, 4, 3, 3)
+        );
     }
 
     #[test]

@@ -225,6 +225,41 @@ pub fn random_opening_within(size: usize, n: usize, seed: u64, radius: usize) ->
     out
 }
 
+/// Openings that look like play wherever they stand, as Gomocup's prepared openings and
+/// the spread-out sets in `../shared/openings/` do: the first stone anywhere within
+/// `radius` squares of the centre, each next one within `near` squares (both ways) of a
+/// stone already placed, anywhere on the board. `near` 0 gives [`random_opening_within`].
+pub fn random_opening_near(
+    size: usize,
+    n: usize,
+    seed: u64,
+    radius: usize,
+    near: usize,
+) -> Vec<Pos> {
+    if near == 0 {
+        return random_opening_within(size, n, seed, radius);
+    }
+    let mut out = random_opening_within(size, 1, seed, radius);
+    let mut rng = XorShift64::new(seed.wrapping_mul(0xD1B5_4A32_D192_ED03) | 1);
+    let n = n.min(size * size);
+    let span = 2 * near + 1;
+    // Ends: the squares next to the stones placed are never all taken while the board
+    // has an empty square.
+    while out.len() < n {
+        let from = out[rng.below(out.len())];
+        let x = from.x() + rng.below(span);
+        let y = from.y() + rng.below(span);
+        if x < near || y < near || x - near >= size || y - near >= size {
+            continue;
+        }
+        let p = Pos::new(x - near, y - near);
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// Score of a match from player A's side.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
