@@ -48,6 +48,8 @@ A=$(realpath "$1"); B=$(realpath "$2")
 GAMES=${3:-100}; TC=${4:-0/0.5}; RULE=${5:-0}; SIZE=${6:-15}; CONC=${7:-1}
 CLI=${CGOMOKU:-$(command -v c-gomoku-cli || true)}
 [ -x "$CLI" ] || { echo "c-gomoku-cli not found: set CGOMOKU" >&2; exit 2; }
+# c-gomoku-cli runs inside OUT: a relative path to it (or to OUT) would not hold there.
+CLI=$(realpath "$CLI")
 # -sprt takes its settings as separate words.
 read -r -a SPRT_ARGS <<< "${SPRT:-}"
 [ ${#SPRT_ARGS[@]} -gt 0 ] && SPRT_ARGS=(-sprt "${SPRT_ARGS[@]}")
@@ -69,6 +71,7 @@ pairs_test() { score_pool "$OUT" 2> /dev/null | grep "^SPRT" || true; }
 GEN=${FIVEFOLD:-$A}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
+OUT=$(realpath "$OUT")
 if [ -n "${OPENINGS:-}" ]; then
   [ -s "$OPENINGS" ] || { echo "match.sh: no openings in '$OPENINGS'" >&2; exit 2; }
   grep -v '^[[:space:]]*$' "$OPENINGS" > "$OUT/openings.txt"
