@@ -333,11 +333,12 @@ impl Net {
 }
 
 /// The network files built into the binary (from `src/nn/nets/`), one per rule that
-/// has one: `freestyle.fnet` is j7 of docs/network.md (n5, trained on 1.6 million
+/// has one: `freestyle.fnet` is j8 of docs/network.md (n5, trained on 1.6 million
 /// positions of classical self-play, fine-tuned on three generations of the networks'
-/// own 15x15 and 20x20 games into j3, then twice more on the networks' games from
-/// balanced openings, the second time from openings shaped like the spread-out sets,
-/// into j6 and j7; j3 replaced n5 and j7 replaced j3 on an SPRT win over it),
+/// own 15x15 and 20x20 games into j3, then three times more on the networks' games from
+/// balanced openings, the last two from openings shaped like the spread-out sets,
+/// into j6, j7 and j8; j3 replaced n5, j7 replaced j3 and j8 replaced j7 on an SPRT win
+/// over it),
 /// `renju.fnet` r4 (1.24 million) and `exact5.fnet` e4 (1.16 million).
 const EMBEDDED: &[&[u8]] = &[
     include_bytes!("nets/freestyle.fnet"),
