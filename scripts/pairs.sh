@@ -28,7 +28,7 @@
 #                 games show it. Where one colour wins both games of most openings, the
 #                 games' own variance overstates the noise and the test on the pairs
 #                 decides in fewer games; a test over several matches (sessions, opening
-#                 files) is decided on the pairs (docs/network.md, *Matches*).
+#                 files) is decided on the pairs (docs/network-log.md, *Matches*).
 #
 # In each run the first engine (the one whose score match.sh reports) is scored. An opening
 # counts when both runs finished both of its games (one with each colour); a game that

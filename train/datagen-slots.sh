@@ -3,7 +3,7 @@
 # each playing files of GAMES games in turn until SECS seconds have passed. A file is
 # kept only when complete (written as .tmp and renamed), so the deadline loses at most
 # one file a slot. This is how the GPU machine's 16 cores made 1.2 million positions in
-# 12 minutes (docs/network.md), the results returned as one tar.xz (the 72-byte records
+# 12 minutes (docs/network-log.md), the results returned as one tar.xz (the 72-byte records
 # compress about twelvefold).
 #
 # Usage: train/datagen-slots.sh OUTDIR [SECS=470] [GAMES=80]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Games of a teacher engine against itself, for `pbrain-fivefold import` (docs/network.md,
+# Games of a teacher engine against itself, for `pbrain-fivefold import` (docs/network-log.md,
 # "A teacher's games"): one c-gomoku-cli per rule and board size, CONC games at a time,
 # each move at a fixed node count, the games written as SGF and the engines' thinking
 # lines as c-gomoku-cli's messages, until the openings run out or SECS seconds pass

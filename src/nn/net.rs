@@ -333,7 +333,7 @@ impl Net {
 }
 
 /// The network files built into the binary (from `src/nn/nets/`), one per rule that
-/// has one: `freestyle.fnet` is j8 of docs/network.md (n5, trained on 1.6 million
+/// has one: `freestyle.fnet` is j8 of docs/network-log.md (n5, trained on 1.6 million
 /// positions of classical self-play, fine-tuned on three generations of the networks'
 /// own 15x15 and 20x20 games into j3, then three times more on the networks' games from
 /// balanced openings, the last two from openings shaped like the spread-out sets,
@@ -348,7 +348,7 @@ const EMBEDDED: &[&[u8]] = &[
 
 /// The rules and board sizes (rule, width, height) where the search evaluates with the
 /// network unless told otherwise (`use_net` -1, the default): those where the network
-/// won an SPRT match against the classical search of the same build (docs/network.md,
+/// won an SPRT match against the classical search of the same build (docs/network-log.md,
 /// "Matches"; a network that replaces it there wins one against it in turn). Elsewhere
 /// the classical evaluation stays the default.
 pub const DEFAULT_ON: &[(Rule, usize, usize)] = &[(Rule::Freestyle, 15, 15)];
