@@ -1577,13 +1577,15 @@ mod tests {
             max_depth: Some(2),
             ..Limits::default()
         };
-        // Freestyle 15x15 (nn::net::DEFAULT_ON) with the built-in network; freestyle
-        // 20x20 and renju 15x15 with the classical search, though networks play them.
+        // Freestyle, renju and exact five on 15x15 (nn::net::DEFAULT_ON) with the
+        // built-in networks; freestyle 20x20 and renju 13x13 with the classical search,
+        // though networks play them.
         for (rule, size, on) in [
             (Rule::Freestyle, 15, true),
             (Rule::Freestyle, 20, false),
-            (Rule::Renju, 15, false),
-            (Rule::Exact, 15, false),
+            (Rule::Renju, 15, true),
+            (Rule::Exact, 15, true),
+            (Rule::Renju, 13, false),
         ] {
             let mut b = Board::square(size, rule).unwrap();
             b.make(Pos::new(7, 7));

@@ -177,7 +177,7 @@ mod tests {
             l[2].contains("not used by the search (INFO use_net 0)"),
             "{l:?}"
         );
-        // By default the search uses the network in freestyle 15x15.
+        // By default the search uses the network on 15x15 (here freestyle).
         let d = lines(&b, &[], &names, &Params::default());
         assert!(
             d[2].ends_with(", used by the search (INFO use_net -1)"),

@@ -349,9 +349,14 @@ const EMBEDDED: &[&[u8]] = &[
 /// The rules and board sizes (rule, width, height) where the search evaluates with the
 /// network unless told otherwise (`use_net` -1, the default): those where the network
 /// won an SPRT match against the classical search of the same build (docs/network-log.md,
-/// "Matches"; a network that replaces it there wins one against it in turn). Elsewhere
-/// the classical evaluation stays the default.
-pub const DEFAULT_ON: &[(Rule, usize, usize)] = &[(Rule::Freestyle, 15, 15)];
+/// "Matches" and "Renju and exact five"; a network that replaces it there wins one
+/// against it in turn): freestyle, exact five and renju on 15x15. Elsewhere (other board
+/// sizes, caro) the classical evaluation stays the default.
+pub const DEFAULT_ON: &[(Rule, usize, usize)] = &[
+    (Rule::Freestyle, 15, 15),
+    (Rule::Exact, 15, 15),
+    (Rule::Renju, 15, 15),
+];
 
 /// Whether the network is the default for `rule` on a `width` x `height` board
 /// ([`DEFAULT_ON`]).
