@@ -349,9 +349,9 @@ const EMBEDDED: &[&[u8]] = &[
 /// The rules and board sizes (rule, width, height) where the search evaluates with the
 /// network unless told otherwise (`use_net` -1, the default): those where the network
 /// won an SPRT match against the classical search of the same build (docs/network-log.md,
-/// "Matches" and "Renju and exact five"; a network that replaces it there wins one
-/// against it in turn): freestyle, exact five and renju on 15x15. Elsewhere (other board
-/// sizes, caro) the classical evaluation stays the default.
+/// "Matches" and "Renju and exact five made the default"; a network that replaces it
+/// there wins one against it in turn): freestyle, exact five and renju on 15x15.
+/// Elsewhere (other board sizes, caro) the classical evaluation stays the default.
 pub const DEFAULT_ON: &[(Rule, usize, usize)] = &[
     (Rule::Freestyle, 15, 15),
     (Rule::Exact, 15, 15),
