@@ -457,6 +457,15 @@ fn crowded_renju_position(n: usize) -> Board {
 /// A match of the Windows build against the Linux build: every rule Gomocup plays
 /// (freestyle, exact five, renju, caro), both colours, refereed here; no illegal move,
 /// no time overrun by the Windows build, renju drawn at 200 moves.
+///
+/// How a move is held to the turn limit: Piskvork, Gomocup's manager, forfeits a brain
+/// only past the limit plus a tolerance (`tolerance=1000` ms by default, `checkTimeOut`
+/// in its game.cpp). Here the tolerance is a tenth of that, [`STALL_MS`]: on a shared
+/// 2-core machine a busy process is now and then held off its core for tens of
+/// milliseconds (a loop reading the clock on the development VM, with one search beside
+/// it, saw gaps of up to 20 ms in 10 s; CI once saw a move of 315 ms at this 300 ms
+/// limit), which no reserve of the engine's can rule out. What the engine itself aims
+/// for is checked on the median: half its moves come within the limit.
 #[test]
 fn a_match_against_the_linux_build() {
     let _lock = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -467,6 +476,7 @@ fn a_match_against_the_linux_build() {
     let exe = *wine.exes().last().unwrap();
     let opening = [(7, 7), (8, 6), (9, 8)];
     let mut score = [0, 0, 0]; // Windows wins, Linux wins, draws
+    let mut windows_moves: Vec<Duration> = Vec::new();
     for (number, rule) in [
         (0, Rule::Freestyle),
         (1, Rule::Exact),
@@ -478,7 +488,9 @@ fn a_match_against_the_linux_build() {
             for e in engines.iter_mut() {
                 e.send(&format!("INFO rule {number}"));
                 assert_eq!(e.ask("START 15"), "OK");
-                e.send("INFO timeout_turn 300\nINFO timeout_match 20000");
+                e.send(&format!(
+                    "INFO timeout_turn {TURN_MS}\nINFO timeout_match 20000"
+                ));
             }
             let mut left = [20_000i64; 2];
             let mut slowest = [Duration::ZERO; 2];
@@ -491,13 +503,16 @@ fn a_match_against_the_linux_build() {
                 let (reply, took) = ask_board(&mut engines[i], &b);
                 left[i] -= took.as_millis() as i64;
                 slowest[i] = slowest[i].max(took);
-                // The Windows build is held to the turn limit and to its clock as Gomocup
-                // holds it. The Linux one is only its opponent: the test profile's build,
-                // with its invariant checks, several times slower, whose time outside its
-                // search (reading the board, checking it) is not what is measured here;
-                // it is held to a bound that only a hang would break. (On CI's slow
-                // machine it once used up a 20 s clock in a 60-move game.)
-                let limit = if windows { 300 } else { 3_000 };
+                if windows {
+                    windows_moves.push(took);
+                }
+                // The Windows build is held to the turn limit (with the tolerance above)
+                // and to its clock. The Linux one is only its opponent: the test
+                // profile's build, with its invariant checks, several times slower, whose
+                // time outside its search (reading the board, checking it) is not what
+                // is measured here; it is held to a bound that only a hang would break.
+                // (On CI's slow machine it once used up a 20 s clock in a 60-move game.)
+                let limit = if windows { TURN_MS + STALL_MS } else { 3_000 };
                 assert!(
                     took < Duration::from_millis(limit),
                     "{} took {took:?} for move {}",
@@ -539,4 +554,25 @@ fn a_match_against_the_linux_build() {
         "{exe} under wine against the Linux build: {}-{}-{} (W-L-D)",
         score[0], score[1], score[2]
     );
+    windows_moves.sort();
+    let median = windows_moves[windows_moves.len() / 2];
+    let over = windows_moves
+        .iter()
+        .filter(|&&t| t >= Duration::from_millis(TURN_MS))
+        .count();
+    eprintln!(
+        "  Windows moves: {}, median {median:?}, {over} at or over the {TURN_MS} ms limit",
+        windows_moves.len()
+    );
+    assert!(
+        median < Duration::from_millis(TURN_MS),
+        "the Windows build's median move took {median:?}"
+    );
 }
+
+/// The turn limit of [`a_match_against_the_linux_build`] (ms).
+const TURN_MS: u64 = 300;
+
+/// How far past [`TURN_MS`] one move of the Windows build may come in that match (ms):
+/// the host's stalls, a tenth of Piskvork's default tolerance (see the test).
+const STALL_MS: u64 = 100;

@@ -2710,7 +2710,9 @@ impl Session {
                     left_ms: Some(left),
                     hard_ms,
                 }) => {
-                    let used = (received.elapsed().as_millis() as u64).min(hard_ms);
+                    let took = received.elapsed().as_millis() as u64;
+                    log::debug!("answer {took} ms after the command (limit {hard_ms} ms)");
+                    let used = took.min(hard_ms);
                     self.overhead.moved(left, used);
                 }
                 _ => self.overhead.forget_move(),
