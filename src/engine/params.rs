@@ -123,10 +123,10 @@ search_params! {
     razor_depth: i32 = 4, 0..=32;
     /// The learned network ([`crate::nn`]) where there is one for the rule: -1 (the
     /// default) as 1 where the network has won its match against the classical search
-    /// ([`crate::nn::net::DEFAULT_ON`]: freestyle, exact five and renju on 15x15) and as
-    /// 0 elsewhere; 0 off (the classical evaluation and move ordering everywhere), 1 its
-    /// evaluation and its policy (see `policy_weight`), 2 its policy only, the classical
-    /// evaluation scoring the positions.
+    /// ([`crate::nn::net::DEFAULT_ON`]: freestyle, exact five and renju on 15x15,
+    /// freestyle on 20x20) and as 0 elsewhere; 0 off (the classical evaluation and move
+    /// ordering everywhere), 1 its evaluation and its policy (see `policy_weight`), 2 its
+    /// policy only, the classical evaluation scoring the positions.
     use_net: i32 = -1, -1..=2;
     /// With the network on, what a policy logit adds to a move's ordering score in quiet
     /// nodes and nodes that answer an open three (ordering units per logit, measured

@@ -1577,12 +1577,13 @@ mod tests {
             max_depth: Some(2),
             ..Limits::default()
         };
-        // Freestyle, renju and exact five on 15x15 (nn::net::DEFAULT_ON) with the
-        // built-in networks; freestyle 20x20 and renju 13x13 with the classical search,
-        // though networks play them.
+        // Freestyle, renju and exact five on 15x15 and freestyle on 20x20
+        // (nn::net::DEFAULT_ON) with the built-in networks; freestyle 19x19 and renju
+        // 13x13 with the classical search, though networks play them.
         for (rule, size, on) in [
             (Rule::Freestyle, 15, true),
-            (Rule::Freestyle, 20, false),
+            (Rule::Freestyle, 20, true),
+            (Rule::Freestyle, 19, false),
             (Rule::Renju, 15, true),
             (Rule::Exact, 15, true),
             (Rule::Renju, 13, false),

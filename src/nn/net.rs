@@ -349,11 +349,13 @@ const EMBEDDED: &[&[u8]] = &[
 /// The rules and board sizes (rule, width, height) where the search evaluates with the
 /// network unless told otherwise (`use_net` -1, the default): those where the network
 /// won an SPRT match against the classical search of the same build (docs/network-log.md,
-/// "Matches" and "Renju and exact five made the default"; a network that replaces it
-/// there wins one against it in turn): freestyle, exact five and renju on 15x15.
+/// "Matches", "Renju and exact five made the default" and "j8 made the default on
+/// 20x20"; a network that replaces it there wins one against it in turn): freestyle,
+/// exact five and renju on 15x15, and freestyle on 20x20 (Gomocup's freestyle board).
 /// Elsewhere (other board sizes, caro) the classical evaluation stays the default.
 pub const DEFAULT_ON: &[(Rule, usize, usize)] = &[
     (Rule::Freestyle, 15, 15),
+    (Rule::Freestyle, 20, 20),
     (Rule::Exact, 15, 15),
     (Rule::Renju, 15, 15),
 ];
@@ -446,7 +448,8 @@ mod tests {
             assert!(nets.iter().any(|n| n.plays(rule)), "{rule:?} {w}x{h}");
             assert!(on_by_default(rule, w, h));
         }
-        assert!(!on_by_default(Rule::Freestyle, 20, 20));
+        assert!(!on_by_default(Rule::Freestyle, 19, 19));
+        assert!(!on_by_default(Rule::Renju, 20, 20));
     }
 
     #[test]
