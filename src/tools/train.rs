@@ -76,6 +76,10 @@ pub struct Options {
     /// Start from this network instead of random weights
     #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
+    /// Let --init be a network of another rule: its weight sets are taken as they are,
+    /// or a one-set network's set for each of renju's two (black's and white's)
+    #[arg(long, requires = "init")]
+    pub cross_rule: bool,
     /// Passes over the training positions
     #[arg(long, value_name = "N", default_value_t = 6, value_parser = |s: &str| args::number_in(s, 0usize, 1000))]
     pub epochs: usize,
@@ -733,6 +737,21 @@ fn network_pick(ds: &Dataset, sets: &[FloatSet]) -> Result<f64> {
     one_ply_pick(ds, |b| e.evaluate(b).score)
 }
 
+/// The trainer's sets, `n` of them, from `net`'s: as they are where the counts agree, or
+/// a one-set network's set copied to each (a freestyle or exact-five network as the start
+/// of a renju one, whose two sets are black's and white's points of view).
+fn init_sets(net: &Net, n: usize) -> Result<Vec<FloatSet>> {
+    let sets: Vec<FloatSet> = net.sets.iter().map(FloatSet::from_set).collect();
+    match sets.len() {
+        k if k == n => Ok(sets),
+        1 => Ok(vec![sets[0].clone(); n]),
+        k => bail!(
+            "a {} network has {k} weight sets, the data's rule {n}: no way to map them",
+            net.rule.name()
+        ),
+    }
+}
+
 /// Runs `train` (see the module text).
 pub fn run(opts: &Options) -> Result<()> {
     let ds = load(opts)?;
@@ -742,13 +761,13 @@ pub fn run(opts: &Options) -> Result<()> {
         Some(path) => {
             let net = Net::load(path)?;
             ensure!(
-                net.rule == ds.rule,
-                "{} is a {} network, the data is {}",
+                net.rule == ds.rule || opts.cross_rule,
+                "{} is a {} network, the data is {} (--cross-rule starts from it anyway)",
                 path.display(),
                 net.rule.name(),
                 ds.rule.name()
             );
-            net.sets.iter().map(FloatSet::from_set).collect()
+            init_sets(&net, n_sets)?
         }
         None => (0..n_sets).map(|_| FloatSet::random(&mut rng)).collect(),
     };
@@ -1028,6 +1047,7 @@ mod tests {
             data: vec![data.clone()],
             out: dir.join(out),
             init: None,
+            cross_rule: false,
             epochs,
             batch: 32,
             lr: 0.01,
@@ -1099,6 +1119,7 @@ mod tests {
             data,
             out: dir.join("unused.fnet"),
             init: None,
+            cross_rule: false,
             epochs: 0,
             batch: 32,
             lr: 0.01,
@@ -1132,6 +1153,47 @@ mod tests {
         assert_eq!(ds.held_out.len(), b_records.len());
         assert!(ds.train.iter().all(|(f, _)| *f == 0));
         assert!(ds.held_out.iter().all(|(f, _)| *f == 1));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_network_of_another_rule_starts_one_only_when_asked() {
+        let dir = std::env::temp_dir().join(format!("fivefold-cross-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let data = dir.join("tiny.data");
+        tiny_data(&data, 4, 100, 21);
+        let exact = random_net(Rule::Exact, 5);
+        let init = dir.join("exact.fnet");
+        exact.save(&init).unwrap();
+        let opts = |cross_rule: bool| Options {
+            data: vec![data.clone()],
+            out: dir.join("out.fnet"),
+            init: Some(init.clone()),
+            cross_rule,
+            epochs: 0,
+            batch: 32,
+            lr: 0.01,
+            result_weight: 0.5,
+            policy_weight: 1.0,
+            held_out: Vec::new(),
+            max_positions: None,
+            seed: 1,
+            threads: Some(1),
+        };
+        let refused = run(&opts(false)).unwrap_err().to_string();
+        assert!(refused.contains("--cross-rule"), "{refused}");
+        assert!(!dir.join("out.fnet").exists());
+        // With the flag, zero epochs write the exact-five weights as a freestyle network.
+        run(&opts(true)).unwrap();
+        let out = Net::load(&dir.join("out.fnet")).unwrap();
+        assert_eq!(out.rule, Rule::Freestyle);
+        assert_eq!(out.sets, exact.sets);
+        // A one-set network's set becomes both of renju's; renju's two fit no one-set rule.
+        let renju = init_sets(&exact, 2).unwrap();
+        assert_eq!(renju.len(), 2);
+        assert_eq!(renju[0].table, renju[1].table);
+        assert_eq!(renju[1].table, FloatSet::from_set(&exact.sets[0]).table);
+        assert!(init_sets(&random_net(Rule::Renju, 6), 1).is_err());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
