@@ -339,7 +339,9 @@ impl Net {
 /// balanced openings, the last two from openings shaped like the spread-out sets,
 /// into j6, j7 and j8; j3 replaced n5, j7 replaced j3 and j8 replaced j7 on an SPRT win
 /// over it),
-/// `renju.fnet` r4 (1.24 million) and `exact5.fnet` e4 (1.16 million).
+/// `renju.fnet` r4 (1.24 million), and `exact5.fnet` e6 (j8 taken over to exact five,
+/// `train --cross-rule`, and fine-tuned on 278,000 positions of e4's exact-five games
+/// from openings shaped like the spread-out sets; it replaced e4 on an SPRT win).
 const EMBEDDED: &[&[u8]] = &[
     include_bytes!("nets/freestyle.fnet"),
     include_bytes!("nets/renju.fnet"),
