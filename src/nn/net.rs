@@ -339,7 +339,9 @@ impl Net {
 /// balanced openings, the last two from openings shaped like the spread-out sets,
 /// into j6, j7 and j8; j3 replaced n5, j7 replaced j3 and j8 replaced j7 on an SPRT win
 /// over it),
-/// `renju.fnet` r4 (1.24 million), and `exact5.fnet` e6 (j8 taken over to exact five,
+/// `renju.fnet` j8 as it is in both of renju's sets (black's and white's points of view;
+/// `train --cross-rule`, zero epochs; it replaced r4, trained on 1.24 million renju
+/// positions, on an SPRT win), and `exact5.fnet` e6 (j8 taken over to exact five,
 /// `train --cross-rule`, and fine-tuned on 278,000 positions of e4's exact-five games
 /// from openings shaped like the spread-out sets; it replaced e4 on an SPRT win).
 const EMBEDDED: &[&[u8]] = &[
