@@ -746,7 +746,7 @@ fn init_sets(net: &Net, n: usize) -> Result<Vec<FloatSet>> {
         k if k == n => Ok(sets),
         1 => Ok(vec![sets[0].clone(); n]),
         k => bail!(
-            "a {} network has {k} weight sets, the data's rule {n}: no way to map them",
+            "a {} network has {k} weight sets and the data's rule has {n}: no way to map them",
             net.rule.name()
         ),
     }
