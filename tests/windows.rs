@@ -372,7 +372,10 @@ fn a_process_suspended_between_moves_plays_on() {
         let mut e = wine.brain(exe);
         e.send("INFO thread_num 2");
         assert_eq!(e.ask("START 15"), "OK");
-        e.send("INFO timeout_turn 1000\nINFO timeout_match 30000");
+        const TURN_LIMIT_MS: u64 = 1_000;
+        e.send(&format!(
+            "INFO timeout_turn {TURN_LIMIT_MS}\nINFO timeout_match 30000"
+        ));
         let mut b = position(Rule::Freestyle, &[(7, 7), (8, 8)]);
         let mut left = 30_000i64;
         for _ in 0..6 {
@@ -381,7 +384,7 @@ fn a_process_suspended_between_moves_plays_on() {
             left -= took.as_millis() as i64;
             eprintln!("  move {}: {took:?}", b.move_count() + 1);
             assert!(
-                took < Duration::from_millis(1_000 + STALL_MS),
+                took < Duration::from_millis(TURN_LIMIT_MS + STALL_MS),
                 "{exe}: {took:?}"
             );
             referee_move(&mut b, &reply);
