@@ -310,8 +310,9 @@ fn memory_stays_under_gomocups_limit() {
 
 /// Each of Gomocup's time controls (30 s a move and 180 s a game; fastgame 5 s and
 /// 120 s; the finals' 300 s and 1000 s): the move comes within the turn limit and within
-/// what is left of the game clock (give or take [`STALL_MS`]). Late in a game (little left) every control is
-/// checked; the fastgame control also at its full clock, where the turn limit binds.
+/// what is left of the game clock (give or take [`STALL_MS`]). Late in a game (little
+/// left) every control is checked; the fastgame control also at its full clock, where
+/// the turn limit binds.
 #[test]
 fn gomocups_time_controls_are_kept() {
     with_wine("gomocups_time_controls_are_kept", |wine, exe| {
@@ -346,7 +347,6 @@ fn gomocups_time_controls_are_kept() {
                 "  {turn} ms a move, {game} ms a game, {left} ms left: answered in {took:?} (hard limit {:?})",
                 plan.hard
             );
-            // Within the limit, give or take the host's stalls (as in the match test).
             assert!(
                 took < Duration::from_millis(turn.min(left) + STALL_MS),
                 "{exe}: {took:?} at {turn}/{game} with {left} ms left"
