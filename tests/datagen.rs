@@ -347,3 +347,83 @@ fn datagen_slots_fills_the_time_with_complete_files() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `train/datagen-slots.sh` with `OPENINGS`: the slots share the file, each game plays a
+/// line of it no other game plays (slot i's n-th file the lines of block n*SLOTS+i), and
+/// the slots stop when the file runs out, before the time is up.
+#[test]
+fn datagen_slots_share_an_openings_file_without_repeats() {
+    let dir = scratch("slots-openings");
+    let out = dir.join("gen");
+    // Seven openings, two games a file, two slots: files (slot 0, file 0) lines 1-2,
+    // (1, 0) 3-4, (0, 1) 5-6, (1, 1) line 7 alone; then the file has run out.
+    let lines = ["e5", "d4f6", "c3", "g7e3", "e4d6", "f5", "c6g4e6"];
+    let ops = dir.join("ops.txt");
+    std::fs::write(&ops, lines.join("\n") + "\n").unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("train/datagen-slots.sh");
+    let started = std::time::Instant::now();
+    let run = std::process::Command::new("bash")
+        .arg(&script)
+        .args([out.to_str().unwrap(), "600", "2"])
+        .env("FIVEFOLD", env!("CARGO_BIN_EXE_pbrain-fivefold"))
+        .env("SLOTS", "f9 f9")
+        .env("NODES", "200")
+        .env("OPENINGS", &ops)
+        .output()
+        .expect("bash runs");
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{err}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(300),
+        "the slots did not stop when the openings ran out"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".data"))
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "freestyle-9-s5000.data",
+            "freestyle-9-s5001.data",
+            "freestyle-9-s6000.data",
+            "freestyle-9-s6001.data"
+        ]
+    );
+    // Each game's first record holds its opening's stones (and two random plies).
+    let openings = fivefold::tools::datagen::read_openings(&ops, Rule::Freestyle, 9).unwrap();
+    let opening_of = |name: &str, lines: std::ops::Range<usize>| {
+        let (header, records) = data::read_file(&out.join(name)).unwrap();
+        let mut games: Vec<Record> = Vec::new();
+        for r in records {
+            if games.last().is_none_or(|g| g.game != r.game) {
+                games.push(r);
+            }
+        }
+        assert_eq!(games.len(), lines.len(), "{name}: games with records");
+        for (g, line) in games.iter().zip(lines) {
+            let b = g.to_board(&header).unwrap();
+            for (k, &p) in openings[line].iter().enumerate() {
+                let colour = if k % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                assert_eq!(
+                    b.stone(p),
+                    Some(colour),
+                    "{name}: game {} misses line {}",
+                    g.game,
+                    line + 1
+                );
+            }
+        }
+    };
+    opening_of("freestyle-9-s5000.data", 0..2);
+    opening_of("freestyle-9-s6000.data", 2..4);
+    opening_of("freestyle-9-s5001.data", 4..6);
+    opening_of("freestyle-9-s6001.data", 6..7);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -17,7 +17,13 @@
 #                      a network generation),
 #              EXTRA = more datagen options, split at spaces, e.g. "--side-positions 100"
 #                      (the off-path records the j-series networks learnt from); not one
-#                      the script already passes (--stones 4 --random-plies 2 ...).
+#                      the script already passes (--stones 4 --random-plies 2 ...),
+#              OPENINGS = an openings file (c-gomoku-cli pos lines, as `datagen
+#                      --openings` reads them) that the slots share instead of random
+#                      openings: slot i's n-th file plays GAMES games from the lines
+#                      k*GAMES+1 to (k+1)*GAMES, k = n*SLOTS+i (SLOTS the number of
+#                      slots), one game a line, so no opening is played twice; a slot
+#                      stops when the file runs out.
 # Writes OUTDIR/RULE-SIZE-sSEED.data and OUTDIR/slotI.log; packs nothing (tar it
 # yourself: tar cf - *.data | xz -T0 > gen.tar.xz).
 set -euo pipefail
@@ -39,9 +45,18 @@ run_slot() {
     f=$OUTD/$rule-$size-s$seed.data
     left=$(( SECS - ($(date +%s) - start) ))
     [ "$left" -lt 5 ] && break
-    if timeout "$left" "$B" datagen --out "$f.tmp" --games "$GAMES" --nodes "${NODES:-10000}" \
+    local games=$GAMES ops=()
+    if [ -n "${OPENINGS:-}" ]; then
+      local first=$(( (n * ${#slots[@]} + i) * GAMES + 1 ))
+      sed -n "${first},$((first + GAMES - 1))p" "$OPENINGS" > "$OUTD/slot$i.pos.txt"
+      games=$(grep -c . "$OUTD/slot$i.pos.txt" || true)
+      [ "$games" -eq 0 ] && break
+      ops=(--openings "$OUTD/slot$i.pos.txt")
+    fi
+    if timeout "$left" "$B" datagen --out "$f.tmp" --games "$games" --nodes "${NODES:-10000}" \
         --rule "$rule" --size "$size" --stones 4 --random-plies 2 --threads 1 --seed "$seed" \
-        --params "${PARAMS:-use_net=0}" ${extra[@]+"${extra[@]}"} 2>>"$OUTD/slot$i.log"; then
+        --params "${PARAMS:-use_net=0}" ${ops[@]+"${ops[@]}"} ${extra[@]+"${extra[@]}"} \
+        2>>"$OUTD/slot$i.log"; then
       mv "$f.tmp" "$f"
     fi
     rm -f "$f.tmp"; n=$((n + 1))
@@ -49,4 +64,5 @@ run_slot() {
 }
 for i in "${!slots[@]}"; do run_slot "$i" "${slots[$i]}" & done
 wait
+rm -f "$OUTD"/slot*.pos.txt
 ls "$OUTD"/*.data 2>/dev/null | wc -l | xargs echo "files:"
