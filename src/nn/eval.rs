@@ -25,9 +25,10 @@
 //! brings the vectors over every move since at once).
 //!
 //! The table work is integer: `i16` rows summed in `i16` (the table's range keeps five
-//! rows from overflowing, [`crate::nn::net::TABLE_LIMIT`]), clipped, and added into
-//! `i32` pools, all of which the compiler vectorises. The head after the pool is a few
-//! thousand floating-point operations, the policy's part of it only where the search
+//! rows from overflowing, [`crate::nn::net::TABLE_LIMIT`]), clipped, and the changes of
+//! the clipped vectors summed in `i16` before they are added into `i32` pools (31 at
+//! most at a time), all of which the compiler vectorises. The head after the pool is a
+//! few thousand floating-point operations, the policy's part of it only where the search
 //! orders moves ([`Evaluator::policy`]).
 
 use crate::core::board::Board;
@@ -84,25 +85,28 @@ fn sum_rows(sum: &mut [i16; DIM], rows: [&[i16; DIM]; ROWS_PER_SQUARE]) {
     }
 }
 
-/// Moves `pool` from a square's clipped vector of sum `old` to that of sum `new`: the
-/// difference of the clipped vectors is taken in `i16` (both within `0..=QA`) and
-/// widened once.
+/// Adds to `pending` the change of a square's clipped vector from sum `old` to sum
+/// `new` (each clipped to `0..=QA`, so the change is within `-QA..=QA`).
 #[inline(never)]
 #[allow(clippy::needless_range_loop)]
-fn reclip_in_pool(old: &[i16; DIM], new: &[i16; DIM], pool: &mut [i32; DIM]) {
+fn reclip_into(old: &[i16; DIM], new: &[i16; DIM], pending: &mut [i16; DIM]) {
     for i in 0..DIM {
-        pool[i] += (new[i].clamp(0, QA as i16) - old[i].clamp(0, QA as i16)) as i32;
+        pending[i] += new[i].clamp(0, QA as i16) - old[i].clamp(0, QA as i16);
     }
 }
 
-/// Takes a square's clipped vector (of sum `sum`) out of `pool`.
+/// Takes a square's clipped vector (of sum `sum`) out through `pending`.
 #[inline(never)]
 #[allow(clippy::needless_range_loop)]
-fn unclip_from_pool(sum: &[i16; DIM], pool: &mut [i32; DIM]) {
+fn unclip_into(sum: &[i16; DIM], pending: &mut [i16; DIM]) {
     for i in 0..DIM {
-        pool[i] -= sum[i].clamp(0, QA as i16) as i32;
+        pending[i] -= sum[i].clamp(0, QA as i16);
     }
 }
+
+/// Changes of clipped vectors a pending sum holds at most before it is added into its
+/// pool: each is within `-QA..=QA`, so this many stay inside `i16`.
+const PENDING_LIMIT: u32 = (i16::MAX as i32 / QA) as u32;
 
 /// The search's score for win, draw and loss probabilities: the logit of the expected
 /// result, [`SCORE_PER_LOGIT`] units each, within [`SCORE_LIMIT`].
@@ -188,8 +192,14 @@ pub struct Evaluator {
     /// before it (square index and state), so that taking those moves back is a copy.
     frames: Vec<Frame>,
     saved: Vec<Saved>,
-    /// Per point of view: the sum of the vectors.
+    /// Per point of view: the sum of the vectors, but for the changes in `pending`.
     pool: [[i32; DIM]; 2],
+    /// Per point of view: changes of squares' clipped vectors not yet in the pool,
+    /// summed in `i16` (a third of the work of widening each into the pool), and how
+    /// many; added into the pool every [`PENDING_LIMIT`] changes and at the end of each
+    /// sync ([`Evaluator::flush`]), so the pool is whole wherever it is read or saved.
+    pending: [[i16; DIM]; 2],
+    pending_count: [u32; 2],
     /// Squares to compute again, and marks so each is listed once.
     /// Each with the lines (bits 0-3) that changed under it; bit 4 all of them.
     dirty: Vec<(Pos, u8)>,
@@ -278,6 +288,8 @@ impl Evaluator {
             frames: Vec::new(),
             saved: Vec::new(),
             pool: [[0; DIM]; 2],
+            pending: [[0; DIM]; 2],
+            pending_count: [0; 2],
             dirty: Vec::with_capacity(64),
             stamp: vec![(0, 0); CELLS],
             epoch: 0,
@@ -315,8 +327,9 @@ impl Evaluator {
                         state: *st,
                     });
                 }
-                unclip_from_pool(&st.sum, &mut self.pool[v]);
+                unclip_into(&st.sum, &mut self.pending[v]);
                 *st = SquareState::OCCUPIED;
+                self.count_pending(v);
             }
             return;
         }
@@ -372,7 +385,36 @@ impl Evaluator {
                 }
             }
             st.rows = new[v];
-            reclip_in_pool(&old, &st.sum, &mut self.pool[v]);
+            reclip_into(&old, &st.sum, &mut self.pending[v]);
+            self.count_pending(v);
+        }
+    }
+
+    /// Counts a change added to `pending[v]`; adds them into the pool at the limit.
+    #[inline]
+    fn count_pending(&mut self, v: usize) {
+        self.pending_count[v] += 1;
+        if self.pending_count[v] == PENDING_LIMIT {
+            self.flush_view(v);
+        }
+    }
+
+    #[inline(never)]
+    fn flush_view(&mut self, v: usize) {
+        for (p, d) in self.pool[v].iter_mut().zip(&mut self.pending[v]) {
+            *p += *d as i32;
+            *d = 0;
+        }
+        self.pending_count[v] = 0;
+    }
+
+    /// Adds the pending changes into the pools.
+    #[inline]
+    fn flush(&mut self) {
+        for v in 0..2 {
+            if self.pending_count[v] > 0 {
+                self.flush_view(v);
+            }
         }
     }
 
@@ -389,6 +431,7 @@ impl Evaluator {
         for p in b.squares() {
             self.refresh_square(b, p, ALL_LINES, false);
         }
+        self.flush();
         self.shape = (b.width(), b.height(), b.rule());
         self.frames.clear();
         self.saved.clear();
@@ -463,6 +506,7 @@ impl Evaluator {
         for &(q, lines) in &dirty {
             self.refresh_square(b, q, lines, true);
         }
+        self.flush();
         self.dirty = dirty;
         self.moves
             .extend(h[from..].iter().map(|m| (m.pos, m.color)));
