@@ -4,7 +4,9 @@
 #   2. lints:         cargo clippy --all-targets -- -D warnings
 #   3. docs:          cargo doc --no-deps, warnings (broken links) as errors
 #   4. unsafe:        exactly one `unsafe` block in src/ (the prefetch in engine/tt.rs)
-#   5. bench:         the release build's `bench` node count equals the `Bench: N` line of
+#   5. data archive:  every train/archive/*.tar.xz unpacks to the files MANIFEST lists,
+#                     with their record counts and checksums (train/archive.sh check)
+#   6. bench:         the release build's `bench` node count equals the `Bench: N` line of
 #                     the newest commit message that has one (CONTRIBUTING.md, "The Bench rule")
 # Each check says what it found; the script stops at the first that fails (exit 1).
 set -euo pipefail
@@ -34,6 +36,9 @@ if grep -rnE --include='*.rs' 'allow\(unsafe_code\)' src | grep -v '^src/engine/
   echo "check.sh: #[allow(unsafe_code)] outside src/engine/tt.rs" >&2
   exit 1
 fi
+
+step "train/archive.sh check (the kept self-play data against its MANIFEST)"
+train/archive.sh check
 
 step "bench node count against the newest 'Bench: N' commit line"
 expected=$(git log --format=%B 2>/dev/null | grep -m1 -oE '\bBench: [0-9]+' | grep -oE '[0-9]+' || true)
