@@ -1,7 +1,8 @@
 //! `train/archive.sh`, the data kept from session to session: packing `datagen` files
 //! with their MANIFEST lines, unpacking them byte for byte, listing them as `train`
-//! options, and refusing or catching what is wrong (a truncated file, a member packed twice, an archive or MANIFEST that does
-//! not match). Each test says SKIPPED where `xz` is not installed.
+//! options, and refusing or catching what is wrong (a truncated file, a member packed
+//! twice, an archive or MANIFEST that does not match); and `train/dedupe-openings.py`.
+//! Each test says SKIPPED where `xz` (or `python3`) is not installed.
 
 mod common;
 
@@ -12,10 +13,7 @@ use std::process::Command;
 
 /// A fresh folder for one test's files.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fivefold-archive-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+    common::scratch("archive", test)
 }
 
 fn have_xz() -> bool {

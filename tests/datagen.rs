@@ -13,10 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// A fresh folder for one test's files.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fivefold-datagen-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+    common::scratch("datagen", test)
 }
 
 /// Runs `datagen` writing `out`, with `args` after it; checks it succeeded quietly on

@@ -24,8 +24,8 @@
 #                      k*GAMES+1 to (k+1)*GAMES, k = n*SLOTS+i (SLOTS the number of
 #                      slots), one game a line, so no opening is played twice; a slot
 #                      stops when the file runs out.
-# Writes OUTDIR/RULE-SIZE-sSEED.data and OUTDIR/slotI.log; packs nothing (tar it
-# yourself: tar cf - *.data | xz -T0 > gen.tar.xz).
+# Writes OUTDIR/RULE-SIZE-sSEED.data and OUTDIR/slotI.log; packs nothing (train/archive.sh
+# pack keeps the files in the repository).
 set -euo pipefail
 read -r -a extra <<< "${EXTRA:-}"
 OUTD=${1:?"usage: train/datagen-slots.sh OUTDIR [SECS] [GAMES]"}

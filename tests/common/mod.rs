@@ -386,3 +386,12 @@ pub fn say_skipped(test: &str, why: &str, setup: &str) {
         "SKIPPED {test}: {why}\n    (to run it: {setup})"
     );
 }
+
+/// A fresh, empty folder for one test's files: `fivefold-SUITE-PID-TEST` in the system's
+/// temporary folder.
+pub fn scratch(suite: &str, test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("fivefold-{suite}-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
