@@ -27,11 +27,17 @@ fn have_xz() -> bool {
 /// Runs `train/archive.sh ARGS` with its archive folder at `archive`: status, stdout
 /// and stderr.
 fn archive(archive: &Path, args: &[&str]) -> (bool, String, String) {
+    archive_from(Path::new(env!("CARGO_MANIFEST_DIR")), archive, args)
+}
+
+/// [`archive`] called from the folder `cwd`.
+fn archive_from(cwd: &Path, archive: &Path, args: &[&str]) -> (bool, String, String) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("train/archive.sh");
     let out = Command::new("bash")
         .arg(script)
         .args(args)
         .env("ARCHIVE", archive)
+        .current_dir(cwd)
         .output()
         .expect("bash runs");
     (
@@ -126,6 +132,48 @@ fn packed_files_come_back_byte_for_byte_as_manifest_lists_them() {
     assert!(only.join("c-s3.data").is_file() && !only.join("a-s1.data").exists());
     let (ok, out, _) = archive(&arch, &["check"]);
     assert!(ok && out.contains("3 files"), "{out}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn pack_reads_files_named_relative_to_where_it_is_called() {
+    if !have_xz() {
+        return;
+    }
+    // Several files of one folder, named as a session names them (`gen/*.data` from its
+    // own folder, not the repository's): each is found, and none leaves a broken archive.
+    let dir = scratch("relative");
+    let arch = dir.join("archive");
+    std::fs::create_dir_all(dir.join("gen")).unwrap();
+    std::fs::create_dir_all(dir.join("more")).unwrap();
+    let files = ["gen/a-s1.data", "gen/b-s2.data", "more/c-s3.data"];
+    for (i, f) in files.iter().enumerate() {
+        small_file(&dir.join(f), "1", &(i + 1).to_string());
+    }
+    let mut args = vec!["pack", "rel"];
+    args.extend(files);
+    let (ok, out, err) = archive_from(&dir, &arch, &args);
+    assert!(ok, "{err}");
+    assert!(out.contains("3 files"), "{out}");
+    // The folder to unpack into is named from there too.
+    let unpacked = dir.join("unpacked");
+    let (ok, _, err) = archive_from(&dir, &arch, &["unpack", "unpacked"]);
+    assert!(ok, "{err}");
+    for f in files {
+        let name = Path::new(f).file_name().unwrap();
+        assert_eq!(
+            std::fs::read(unpacked.join(name)).unwrap(),
+            std::fs::read(dir.join(f)).unwrap()
+        );
+    }
+
+    // A file that is not there: refused, with no archive and no MANIFEST line left.
+    let (ok, _, err) = archive_from(&dir, &arch, &["pack", "gone", "gen/none.data"]);
+    assert!(!ok);
+    assert!(err.contains("none.data"), "{err}");
+    assert!(!arch.join("gone.tar.xz").exists());
+    let manifest = std::fs::read_to_string(arch.join("MANIFEST")).unwrap();
+    assert_eq!(manifest.lines().count(), 3, "{manifest}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

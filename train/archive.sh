@@ -17,6 +17,8 @@
 #                                            the unpacked files in DIR: --held-out for
 #                                            the members of validation archives (named
 #                                            val-*), --data for the rest
+# FILE, DIR and ARCHIVE are relative to the caller's folder; the defaults, and the paths
+# `list` prints for its default DIR, to the repository's (call it from there).
 # Environment: ARCHIVE = the folder of the archives and MANIFEST (default train/archive).
 #
 # MANIFEST: one line a member, `ARCHIVE MEMBER RECORDS SHA256`; RECORDS is the file's
@@ -24,12 +26,14 @@
 # is not a whole number of records is refused by `pack`.
 # Needs tar, xz, sha256sum and od (Debian: tar, xz-utils, coreutils).
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/.."
 DIR=${ARCHIVE:-train/archive}
+[ -z "${ARCHIVE:-}" ] || [[ "$DIR" = /* ]] || DIR=$caller/$DIR
 MANIFEST=$DIR/MANIFEST
 
 die() { echo "train/archive.sh: $*" >&2; exit 1; }
-usage() { sed -n '8,21p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '8,23p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # records FILE: the record count of a datagen file, or an error.
 records() {
@@ -74,20 +78,24 @@ case $cmd in
     mkdir -p "$DIR"; touch "$MANIFEST"
     lines=(); members=()
     for f in "$@"; do
+      [[ "$f" = /* ]] || f=$caller/$f
       member=$(basename "$f")
       ! grep -q " $member " "$MANIFEST" || die "a member named $member is in MANIFEST already"
       n=$(records "$f")
       lines+=("$name.tar.xz $member $n $(sha256sum "$f" | cut -d' ' -f1)")
+      # $f is absolute: tar takes each -C relative to the one before.
       members+=(-C "$(dirname "$f")" "$member")
     done
     # Members in the order given, without owners or times, so a pack is reproducible.
+    # A pack that fails leaves no archive behind (and no MANIFEST lines).
     tar --create --file=- --owner=0 --group=0 --numeric-owner --mtime=@0 \
-      "${members[@]}" | xz -9 -T1 > "$out"
+      "${members[@]}" | xz -9 -T1 > "$out" || { rm -f "$out"; die "$out: packing failed"; }
     printf '%s\n' "${lines[@]}" >> "$MANIFEST"
     echo "train/archive.sh: $out, $(stat -c %s "$out") bytes, ${#lines[@]} files"
     ;;
   unpack)
     folder=${1:-train/data/archive}; pattern=${2:-*}
+    [ -z "${1:-}" ] || [[ "$folder" = /* ]] || folder=$caller/$folder
     mkdir -p "$folder"
     found=0
     for a in "$DIR"/*.tar.xz; do
