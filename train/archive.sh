@@ -17,8 +17,8 @@
 #                                            the unpacked files in DIR: --held-out for
 #                                            the members of validation archives (named
 #                                            val-*), --data for the rest
-# FILE, DIR and ARCHIVE are relative to the caller's folder; the defaults, and the paths
-# `list` prints for its default DIR, to the repository's (call it from there).
+# FILE, DIR and ARCHIVE are relative to the caller's folder; the defaults are in the
+# repository.
 # Environment: ARCHIVE = the folder of the archives and MANIFEST (default train/archive).
 #
 # MANIFEST: one line a member, `ARCHIVE MEMBER RECORDS SHA256`; RECORDS is the file's
@@ -26,10 +26,8 @@
 # is not a whole number of records is refused by `pack`.
 # Needs tar, xz, sha256sum and od (Debian: tar, xz-utils, coreutils).
 set -euo pipefail
-caller=$PWD
-cd "$(dirname "$0")/.."
-DIR=${ARCHIVE:-train/archive}
-[ -z "${ARCHIVE:-}" ] || [[ "$DIR" = /* ]] || DIR=$caller/$DIR
+root=$(cd "$(dirname "$0")/.." && pwd)
+DIR=${ARCHIVE:-$root/train/archive}
 MANIFEST=$DIR/MANIFEST
 
 die() { echo "train/archive.sh: $*" >&2; exit 1; }
@@ -78,13 +76,12 @@ case $cmd in
     mkdir -p "$DIR"; touch "$MANIFEST"
     lines=(); members=()
     for f in "$@"; do
-      [[ "$f" = /* ]] || f=$caller/$f
       member=$(basename "$f")
       ! grep -q " $member " "$MANIFEST" || die "a member named $member is in MANIFEST already"
       n=$(records "$f")
       lines+=("$name.tar.xz $member $n $(sha256sum "$f" | cut -d' ' -f1)")
-      # $f is absolute: tar takes each -C relative to the one before.
-      members+=(-C "$(dirname "$f")" "$member")
+      # tar takes each -C relative to the one before: give it absolute folders.
+      members+=(-C "$(cd "$(dirname "$f")" && pwd)" "$member")
     done
     # Members in the order given, without owners or times, so a pack is reproducible.
     # A pack that fails leaves no archive behind (and no MANIFEST lines).
@@ -94,8 +91,7 @@ case $cmd in
     echo "train/archive.sh: $out, $(stat -c %s "$out") bytes, ${#lines[@]} files"
     ;;
   unpack)
-    folder=${1:-train/data/archive}; pattern=${2:-*}
-    [ -z "${1:-}" ] || [[ "$folder" = /* ]] || folder=$caller/$folder
+    folder=${1:-$root/train/data/archive}; pattern=${2:-*}
     mkdir -p "$folder"
     found=0
     for a in "$DIR"/*.tar.xz; do
@@ -128,7 +124,7 @@ case $cmd in
     verify "$tmp"
     ;;
   list)
-    folder=${1:-train/data/archive}; pattern=${2:-*}
+    folder=${1:-$root/train/data/archive}; pattern=${2:-*}
     while read -r archive member _; do
       # shellcheck disable=SC2254
       case $archive in
