@@ -32,7 +32,7 @@
 //! orders moves ([`Evaluator::policy`]).
 
 use crate::core::board::Board;
-use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS};
+use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS, STRIDE};
 use crate::nn::features::{line_row, square_rows, threat_row, ROWS_PER_SQUARE};
 use crate::nn::net::{classical_input, wdl, Head, Net, Set, DIM, HID, POOL_DIV, QA};
 use std::sync::Arc;
@@ -175,6 +175,38 @@ impl FastHead {
     }
 }
 
+/// A set's policy mix laid out for the search ([`crate::nn::net`], *policy mix*): the
+/// weights over [`QA`], as they multiply the squares' integer vectors.
+#[derive(Clone)]
+struct FastMix {
+    c: [f32; DIM],
+    a: [f32; DIM],
+    b: [f32; DIM],
+    e: [f32; DIM],
+}
+
+impl FastMix {
+    fn new(set: &Set) -> Option<FastMix> {
+        let m = &set.mix;
+        set.has_mix().then(|| FastMix {
+            c: std::array::from_fn(|i| m[i] / QA as f32),
+            a: std::array::from_fn(|i| m[DIM + i] / QA as f32),
+            b: std::array::from_fn(|i| m[2 * DIM + i] / QA as f32),
+            e: std::array::from_fn(|i| m[3 * DIM + i]),
+        })
+    }
+}
+
+/// Offsets of a square's orthogonal and diagonal neighbours in the padded board (the
+/// padding keeps every neighbour of a board square inside it).
+const ORTH: [isize; 4] = [1, -1, STRIDE as isize, -(STRIDE as isize)];
+const DIAG: [isize; 4] = [
+    STRIDE as isize + 1,
+    -(STRIDE as isize + 1),
+    STRIDE as isize - 1,
+    -(STRIDE as isize - 1),
+];
+
 /// The network's evaluation of positions as a search visits them (see the module text).
 /// One per search thread.
 #[derive(Clone)]
@@ -182,6 +214,8 @@ pub struct Evaluator {
     net: Arc<Net>,
     /// The heads of the network's sets, laid out for speed (indexed as `Net::set_for`).
     heads: Vec<FastHead>,
+    /// Their policy mixes, where the network has them.
+    mixes: Vec<Option<FastMix>>,
     /// The board the vectors stand for: size, rule and moves.
     shape: (usize, usize, Rule),
     moves: Vec<(Pos, Color)>,
@@ -278,9 +312,11 @@ pub struct Output {
 impl Evaluator {
     pub fn new(net: Arc<Net>) -> Evaluator {
         let heads = net.sets.iter().map(|s| FastHead::new(&s.head)).collect();
+        let mixes = net.sets.iter().map(FastMix::new).collect();
         Evaluator {
             net,
             heads,
+            mixes,
             shape: (0, 0, Rule::Freestyle),
             moves: Vec::new(),
             valid: false,
@@ -599,6 +635,9 @@ impl Evaluator {
     /// compiler vectorises.
     #[inline]
     pub fn policy_logit(&self, view: Color, p: Pos) -> f32 {
+        if let Some(mix) = &self.mixes[view.index() % self.mixes.len()] {
+            return self.mixed_policy_logit(mix, view, p);
+        }
         let sum = &self.sq[p.idx()][view.index()].sum;
         let mut lanes = [0f32; 8];
         for (v, g) in sum.chunks_exact(8).zip(self.g.chunks_exact(8)) {
@@ -607,6 +646,38 @@ impl Evaluator {
             }
         }
         lanes.iter().sum::<f32>() / QA as f32
+    }
+
+    /// [`Evaluator::policy_logit`] with a policy mix: the square's vector mixed with its
+    /// neighbours' (occupied squares and those off the board hold zero sums).
+    #[allow(clippy::needless_range_loop)]
+    fn mixed_policy_logit(&self, mix: &FastMix, view: Color, p: Pos) -> f32 {
+        let (i, v) = (p.idx(), view.index());
+        let clipped = |k: isize| {
+            let sum = &self.sq[(i as isize + k) as usize][v].sum;
+            sum.map(|x| x.clamp(0, QA as i16))
+        };
+        // Four clipped vectors sum to at most 4 QA: inside i16.
+        let neighbours = |offsets: [isize; 4]| {
+            let mut acc = [0i16; DIM];
+            for k in offsets {
+                let c = clipped(k);
+                for j in 0..DIM {
+                    acc[j] += c[j];
+                }
+            }
+            acc
+        };
+        let (own, orth, diag) = (clipped(0), neighbours(ORTH), neighbours(DIAG));
+        let mut lanes = [0f32; DIM];
+        for j in 0..DIM {
+            let t = mix.c[j] * own[j] as f32
+                + mix.a[j] * orth[j] as f32
+                + mix.b[j] * diag[j] as f32
+                + mix.e[j];
+            lanes[j] = t.clamp(0.0, 1.0) * self.g[j];
+        }
+        lanes.iter().sum()
     }
 
     /// The policy logit of empty square `p` in the position last prepared with
@@ -662,10 +733,34 @@ pub(crate) mod tests {
                     }
                 }
                 assert_eq!(head.b1.len(), HID);
-                Set { table, head }
+                Set {
+                    table,
+                    head,
+                    mix: Vec::new(),
+                }
             })
             .collect();
         Net { rule, sets }
+    }
+
+    /// [`random_net`] with a random policy mix: the centre's weight 0.5 to 1.5, the
+    /// neighbours' -0.5 to 0.5, the bias -0.3 to 0.3.
+    pub(crate) fn random_mixed_net(rule: Rule, seed: u64) -> Net {
+        let mut net = random_net(rule, seed);
+        let mut rng = XorShift64::new(seed ^ 0x5eed);
+        for set in net.sets.iter_mut() {
+            set.mix = (0..crate::nn::net::MIX_LEN)
+                .map(|i| {
+                    let u = (rng.next_u64() % 10_000) as f32 / 10_000.0 - 0.5;
+                    match i / DIM {
+                        0 => 1.0 + u,
+                        3 => 0.6 * u,
+                        _ => u,
+                    }
+                })
+                .collect();
+        }
+        net
     }
 
     /// Plays random legal moves near the stones until `n` are on the board or the game
@@ -689,13 +784,19 @@ pub(crate) mod tests {
 
     #[test]
     fn kept_pools_equal_pools_from_scratch_through_moves_and_takebacks() {
-        for (rule, size) in [
-            (Rule::Freestyle, 15),
-            (Rule::Renju, 15),
-            (Rule::Exact, 20),
-            (Rule::Freestyle, 7),
+        for (rule, size, mixed) in [
+            (Rule::Freestyle, 15, false),
+            (Rule::Renju, 15, false),
+            (Rule::Exact, 20, false),
+            (Rule::Freestyle, 7, false),
+            (Rule::Freestyle, 15, true),
+            (Rule::Renju, 20, true),
         ] {
-            let net = Arc::new(random_net(rule, 7));
+            let net = Arc::new(if mixed {
+                random_mixed_net(rule, 7)
+            } else {
+                random_net(rule, 7)
+            });
             let mut e = Evaluator::new(net);
             let mut rng = XorShift64::new(99);
             for _ in 0..20 {
@@ -720,6 +821,20 @@ pub(crate) mod tests {
                             "{rule:?} {size}\n{}",
                             b.to_diagram()
                         );
+                        // The policy (with a mix, read from the neighbours' kept
+                        // vectors too) is a fresh evaluator's.
+                        if step % 3 == 0 {
+                            let mut fresh = Evaluator::new(e.net().clone());
+                            e.prepare_policy(&b);
+                            fresh.prepare_policy(&b);
+                            for p in b.squares().filter(|&p| b.is_empty(p)) {
+                                assert_eq!(
+                                    e.policy(&b, p),
+                                    fresh.policy(&b, p),
+                                    "{rule:?} {mixed}"
+                                );
+                            }
+                        }
                     }
                 }
             }

@@ -13,16 +13,24 @@
 //!   score is the classical one; training learns what to add to it (and how far to
 //!   trust it);
 //! - policy: `g = wp · h + bp` ([`DIM`]); a square's logit is its clipped vector dotted
-//!   with `g`.
+//!   with `g`, or, in a network with a *policy mix*, its mixed vector: per channel `i`,
+//!   `clip(c_i v_i + a_i O_i + b_i D_i + e_i)` to `0..=1`, where `v` is the square's
+//!   clipped vector and `O` and `D` the sums of its four orthogonal and four diagonal
+//!   neighbours' (occupied squares and the edge count as zero). So a square's policy
+//!   sees the lines through the squares around it, at a cost only where moves are
+//!   ordered; the value (the pool) is the same with or without.
 //!
-//! **File format** (version 1, little-endian): the 8 bytes `FIVENET` and a zero byte;
-//! `u16` version; `u8` rule (`INFO rule` number: 0, 1 or 4); `u8` sets (2 for renju,
-//! else 1); `u16` [`DIM`]; `u16` [`HID`]; `u32` [`ROWS`]; `u32` 0. Then per set the
-//! table (`ROWS * DIM` `i16`, row after row), then the head as `f32`: `w1` (`HID` rows
-//! of `DIM`), `b1`, `w2` (3 rows of `HID`), `b2`, `wp` (`DIM` rows of `HID`), `bp`, `cw`
-//! (one number).
+//! **File format** (little-endian): the 8 bytes `FIVENET` and a zero byte; `u16`
+//! version (1, or 2 for a network with a policy mix); `u8` rule (`INFO rule` number: 0,
+//! 1 or 4); `u8` sets (2 for renju, else 1); `u16` [`DIM`]; `u16` [`HID`]; `u32`
+//! [`ROWS`]; `u32` flags (version 1: 0; version 2: bit 0, the policy mix, the only bit
+//! there is). Then per set the table (`ROWS * DIM` `i16`, row after row), then the head
+//! as `f32`: `w1` (`HID` rows of `DIM`), `b1`, `w2` (3 rows of `HID`), `b2`, `wp` (`DIM`
+//! rows of `HID`), `bp`, `cw` (one number), and with the policy mix [`MIX_LEN`] `f32`:
+//! `c`, `a`, `b`, `e` above, [`DIM`] each.
 //! Last, the FNV-1a 64-bit hash of every byte before it, as a `u64`. `pbrain-fivefold
-//! train` writes it; the engine reads it from the binary or a file ([`available`]).
+//! train` writes it (version 1 where there is no mix, so older builds read it); the
+//! engine reads it from the binary or a file ([`available`]).
 
 use crate::core::types::{Color, Rule};
 use crate::nn::features::ROWS;
@@ -43,9 +51,16 @@ pub const POOL_DIV: f32 = 32.0;
 /// a larger entry would mean nothing past the clip to `0..=1` anyway).
 pub const TABLE_LIMIT: f32 = 6.0;
 
+/// Numbers of a policy mix: centre, orthogonal and diagonal weights and a bias, [`DIM`]
+/// each.
+pub const MIX_LEN: usize = 4 * DIM;
+
 const MAGIC: &[u8; 8] = b"FIVENET\0";
-const VERSION: u16 = 1;
+/// The newest format version this build reads and writes.
+const VERSION: u16 = 2;
 const HEADER_BYTES: usize = 24;
+/// Version 2's flag for a policy mix.
+const FLAG_POLICY_MIX: u32 = 1;
 
 /// The head's weights (see the module text), row-major.
 #[derive(Clone, Debug, PartialEq)]
@@ -177,6 +192,16 @@ pub struct Set {
     /// [`ROWS`] rows of [`DIM`].
     pub table: Vec<[i16; DIM]>,
     pub head: Head,
+    /// The policy mix ([`MIX_LEN`] numbers: `c`, `a`, `b`, `e` of the module text), or
+    /// empty for none. The sets of a network have one or none alike.
+    pub mix: Vec<f32>,
+}
+
+impl Set {
+    /// Whether the set's policy has a mix step.
+    pub fn has_mix(&self) -> bool {
+        !self.mix.is_empty()
+    }
 }
 
 /// A network: the rule it was trained for and its weight sets.
@@ -214,15 +239,23 @@ impl Net {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
+        let mixed = self.sets.iter().any(Set::has_mix);
+        assert!(
+            self.sets
+                .iter()
+                .all(|s| s.has_mix() == mixed && (!mixed || s.mix.len() == MIX_LEN)),
+            "the sets of a network have a policy mix of {MIX_LEN} numbers or none alike"
+        );
         let mut out = Vec::with_capacity(HEADER_BYTES + self.sets.len() * ROWS * DIM * 2 + 9000);
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(if mixed { VERSION } else { 1u16 }).to_le_bytes());
         out.push(self.rule.info_number() as u8);
         out.push(self.sets.len() as u8);
         out.extend_from_slice(&(DIM as u16).to_le_bytes());
         out.extend_from_slice(&(HID as u16).to_le_bytes());
         out.extend_from_slice(&(ROWS as u32).to_le_bytes());
-        out.extend_from_slice(&0u32.to_le_bytes());
+        let flags = if mixed { FLAG_POLICY_MIX } else { 0 };
+        out.extend_from_slice(&flags.to_le_bytes());
         for set in &self.sets {
             for row in &set.table {
                 for v in row {
@@ -233,6 +266,9 @@ impl Net {
                 for v in part {
                     out.extend_from_slice(&v.to_le_bytes());
                 }
+            }
+            for v in &set.mix {
+                out.extend_from_slice(&v.to_le_bytes());
             }
         }
         let h = fnv1a(&out);
@@ -250,9 +286,20 @@ impl Net {
         let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().expect("4 bytes"));
         let version = u16_at(8);
         ensure!(
-            version == VERSION,
-            "network format version {version}, this build reads {VERSION}"
+            (1..=VERSION).contains(&version),
+            "network format version {version}, this build reads 1 to {VERSION}"
         );
+        let flags = u32_at(20);
+        let known = if version == 1 { 0 } else { FLAG_POLICY_MIX };
+        ensure!(
+            flags & !known == 0,
+            "network format version {version} with flags {flags:#x}: this build knows {known:#x}"
+        );
+        let mix_len = if flags & FLAG_POLICY_MIX != 0 {
+            MIX_LEN
+        } else {
+            0
+        };
         let rule_number = bytes[10];
         let Some(rule) = Rule::from_info(rule_number as i64).filter(|r| sets_for(*r).is_some())
         else {
@@ -275,7 +322,7 @@ impl Net {
             "network shape {dim}x{hid} with {rows} rows, this build's is {DIM}x{HID} with {ROWS}"
         );
         let head_len: usize = Head::zeros().parts().iter().map(|p| p.len()).sum();
-        let want = HEADER_BYTES + sets * (ROWS * DIM * 2 + head_len * 4) + 8;
+        let want = HEADER_BYTES + sets * (ROWS * DIM * 2 + (head_len + mix_len) * 4) + 8;
         ensure!(
             bytes.len() == want,
             "network file is {} bytes, its header says {want}",
@@ -303,14 +350,15 @@ impl Net {
                 }
             }
             let mut head = Head::zeros();
-            for part in head.parts_mut() {
+            let mut mix = vec![0f32; mix_len];
+            for part in head.parts_mut().into_iter().chain([&mut mix]) {
                 for v in part.iter_mut() {
                     *v = f32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
                     ensure!(v.is_finite(), "network head holds a non-finite number");
                     at += 4;
                 }
             }
-            out.push(Set { table, head });
+            out.push(Set { table, head, mix });
         }
         Ok(Net { rule, sets: out })
     }
@@ -409,6 +457,10 @@ mod tests {
     use super::*;
 
     fn sample(rule: Rule) -> Net {
+        sample_mixed(rule, false)
+    }
+
+    fn sample_mixed(rule: Rule, mixed: bool) -> Net {
         let mut x = 1u32;
         let mut next = move || {
             x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
@@ -420,12 +472,13 @@ mod tests {
                     .map(|_| [0; DIM].map(|_: i16| ((next() >> 16) % 12_289) as i16 - 6144))
                     .collect();
                 let mut head = Head::zeros();
-                for part in head.parts_mut() {
+                let mut mix = vec![0f32; if mixed { MIX_LEN } else { 0 }];
+                for part in head.parts_mut().into_iter().chain([&mut mix]) {
                     for v in part.iter_mut() {
                         *v = (next() % 1000) as f32 / 100.0 - 5.0;
                     }
                 }
-                Set { table, head }
+                Set { table, head, mix }
             })
             .collect();
         Net { rule, sets }
@@ -475,5 +528,56 @@ mod tests {
         let mut renju_as_one = sample(Rule::Renju).to_bytes();
         renju_as_one[11] = 1;
         assert!(Net::from_bytes(&renju_as_one).is_err());
+    }
+
+    /// Sets a file's flags and its checksum to match, as a writer would have.
+    fn with_flags(bytes: &[u8], version: u16, flags: u32) -> Vec<u8> {
+        let mut b = bytes[..bytes.len() - 8].to_vec();
+        b[8..10].copy_from_slice(&version.to_le_bytes());
+        b[20..24].copy_from_slice(&flags.to_le_bytes());
+        let h = fnv1a(&b);
+        b.extend_from_slice(&h.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn a_network_with_a_policy_mix_is_version_2_and_one_without_stays_version_1() {
+        for rule in [Rule::Freestyle, Rule::Renju] {
+            let plain = sample(rule).to_bytes();
+            assert_eq!(u16::from_le_bytes([plain[8], plain[9]]), 1);
+            let net = sample_mixed(rule, true);
+            let bytes = net.to_bytes();
+            assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2);
+            assert_eq!(
+                bytes.len(),
+                plain.len() + sets_for(rule).unwrap() * MIX_LEN * 4
+            );
+            let back = Net::from_bytes(&bytes).unwrap();
+            assert!(back.sets.iter().all(Set::has_mix));
+            assert_eq!(back, net);
+            // The flag is what says the mix is there: without it the length is wrong;
+            // an unknown flag, or any flag in version 1, is refused.
+            let e = Net::from_bytes(&with_flags(&bytes, 2, 0))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("bytes"), "{e}");
+            let e = Net::from_bytes(&with_flags(&bytes, 2, 3))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("flags"), "{e}");
+            let e = Net::from_bytes(&with_flags(&bytes, 1, 1))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("flags"), "{e}");
+            let e = Net::from_bytes(&with_flags(&plain, 3, 0))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("version 3"), "{e}");
+            // A version-2 file without the mix is read too (as version 1 is).
+            assert_eq!(
+                Net::from_bytes(&with_flags(&plain, 2, 0)).unwrap(),
+                sample(rule)
+            );
+        }
     }
 }

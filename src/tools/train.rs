@@ -39,10 +39,10 @@ use crate::core::board::Board;
 use crate::core::pattern::Threat;
 use crate::core::rng::{Rng, SplitMix64};
 use crate::core::rules;
-use crate::core::types::{Color, Pos, Rule, Score};
+use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS};
 use crate::io::args;
 use crate::nn::features::{square_rows, ROWS, ROWS_PER_SQUARE};
-use crate::nn::net::{sets_for, wdl, Head, Net, Set, DIM, HID, POOL_DIV, QA, TABLE_LIMIT};
+use crate::nn::net::{sets_for, wdl, Head, Net, Set, DIM, HID, MIX_LEN, POOL_DIV, QA, TABLE_LIMIT};
 use crate::nn::Evaluator;
 use crate::tools::data::{self, GameResult, Header, Record};
 use anyhow::{bail, ensure, Context, Result};
@@ -108,6 +108,11 @@ pub struct Options {
     /// Worker threads [default: the number of cores]
     #[arg(long, value_name = "N", value_parser = args::threads)]
     pub threads: Option<usize>,
+    /// Give the policy a mix step (each square's vector mixed with its neighbours' before
+    /// its policy logit; docs/network.md); from an --init network without one, the step
+    /// starts as the identity. A network that has one keeps it without this option
+    #[arg(long)]
+    pub policy_mix: bool,
 }
 
 fn unit(s: &str) -> Result<f64, String> {
@@ -129,20 +134,37 @@ fn unit_or_more(s: &str) -> Result<f64, String> {
 pub struct FloatSet {
     pub table: Vec<f32>,
     pub head: Head,
+    /// The policy mix ([`MIX_LEN`] numbers, [`Set::mix`]), or empty for none.
+    pub mix: Vec<f32>,
+}
+
+/// The policy mix at the identity: the centre's weight 1, the rest 0.
+fn identity_mix() -> Vec<f32> {
+    let mut m = vec![0.0; MIX_LEN];
+    m[..DIM].fill(1.0);
+    m
 }
 
 impl FloatSet {
-    fn zeros() -> FloatSet {
+    /// Zeros, with a policy mix or without.
+    fn zeros(mixed: bool) -> FloatSet {
         FloatSet {
             table: vec![0.0; ROWS * DIM],
             head: Head::zeros(),
+            mix: vec![0.0; if mixed { MIX_LEN } else { 0 }],
         }
     }
 
-    fn random(rng: &mut impl Rng) -> FloatSet {
+    /// Zeros of the same shape as `self`.
+    fn zeros_like(&self) -> FloatSet {
+        FloatSet::zeros(!self.mix.is_empty())
+    }
+
+    /// Random weights (a policy mix, where asked for, at the identity).
+    fn random(rng: &mut impl Rng, mixed: bool) -> FloatSet {
         let mut u =
             |lo: f32, hi: f32| lo + (hi - lo) * (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        let mut s = FloatSet::zeros();
+        let mut s = FloatSet::zeros(mixed);
         // Rows a little positive on average, so a square's sum of five starts inside
         // the clip's open range where gradients flow.
         for w in s.table.iter_mut() {
@@ -160,6 +182,9 @@ impl FloatSet {
         }
         // The classical evaluation at full weight: training starts from it.
         h.cw[0] = 1.0;
+        if mixed {
+            s.mix = identity_mix();
+        }
         s
     }
 
@@ -171,6 +196,7 @@ impl FloatSet {
                 .flat_map(|r| r.iter().map(|&v| v as f32 / QA as f32))
                 .collect(),
             head: set.head.clone(),
+            mix: set.mix.clone(),
         }
     }
 
@@ -191,18 +217,21 @@ impl FloatSet {
                 })
                 .collect(),
             head: self.head.clone(),
+            mix: self.mix.clone(),
         }
     }
 
     fn params_mut(&mut self) -> Vec<&mut Vec<f32>> {
         let mut v = vec![&mut self.table];
         v.extend(self.head.parts_mut());
+        v.push(&mut self.mix);
         v
     }
 
     fn params(&self) -> Vec<&Vec<f32>> {
         let mut v = vec![&self.table];
         v.extend(self.head.parts());
+        v.push(&self.mix);
         v
     }
 
@@ -227,6 +256,10 @@ pub struct Prepared {
     /// Weight set: the side to move's colour index (only renju has two sets).
     view: Color,
     rows: Vec<[u32; ROWS_PER_SQUARE]>,
+    /// For a network with a policy mix, per entry of `rows`, the entries of its empty
+    /// neighbours: four orthogonal, then four diagonal (`u32::MAX` where the neighbour is
+    /// occupied or off the board); else empty.
+    nb: Vec<[u32; 8]>,
     /// Index into `rows` of the chosen move.
     best: usize,
     /// Win, draw, loss target.
@@ -264,8 +297,9 @@ pub fn value_target(r: &Record, result_weight: f32) -> [f32; 3] {
     [0, 1, 2].map(|k| result_weight * result[k] + (1.0 - result_weight) * score[k])
 }
 
-/// Builds the position of a record and lists its empty squares' rows.
-pub fn prepare(h: &Header, r: &Record, result_weight: f32) -> Result<Prepared> {
+/// Builds the position of a record and lists its empty squares' rows, and with `mixed`
+/// their neighbours.
+pub fn prepare(h: &Header, r: &Record, result_weight: f32, mixed: bool) -> Result<Prepared> {
     let b = r.to_board(h)?;
     let view = r.side_to_move;
     let best_pos = r.best_pos(h);
@@ -284,9 +318,38 @@ pub fn prepare(h: &Header, r: &Record, result_weight: f32) -> Result<Prepared> {
         best != usize::MAX,
         "the best move of a record is not an empty square"
     );
+    let mut nb = Vec::new();
+    if mixed {
+        let mut at = vec![u32::MAX; CELLS];
+        for (k, p) in b.squares().filter(|&p| b.is_empty(p)).enumerate() {
+            at[p.idx()] = k as u32;
+        }
+        for p in b.squares().filter(|&p| b.is_empty(p)) {
+            // The order of nn::eval's ORTH and DIAG: along a line each way.
+            let steps = [
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (2, 1),
+                (2, -1),
+                (3, 1),
+                (3, -1),
+            ];
+            nb.push(steps.map(|(d, k)| {
+                let q = p.step(d, k);
+                if b.cell(q) == cell::WALL {
+                    u32::MAX
+                } else {
+                    at[q.idx()]
+                }
+            }));
+        }
+    }
     Ok(Prepared {
         view,
         rows,
+        nb,
         best,
         target: value_target(r, result_weight),
         result: r.result.to_i8(),
@@ -332,12 +395,30 @@ impl Tally {
 pub struct Forward {
     /// Per empty square, the sum of its rows before the clip.
     pub f: Vec<[f32; DIM]>,
+    /// With a policy mix, per empty square: its orthogonal and its diagonal neighbours'
+    /// clipped vectors summed, and its mixed vector before the clip; else empty.
+    pub orth: Vec<[f32; DIM]>,
+    pub diag: Vec<[f32; DIM]>,
+    pub t: Vec<[f32; DIM]>,
     pub pool: [f32; DIM],
     pub out: crate::nn::net::HeadOut,
     /// Win, draw, loss probabilities.
     pub q: [f32; 3],
     /// Per empty square, its policy logit.
     pub logits: Vec<f32>,
+}
+
+impl Forward {
+    /// The vector square `k`'s policy logit reads: its clipped vector, or with a policy
+    /// mix its clipped mixed vector.
+    fn policy_vector(&self, k: usize) -> [f32; DIM] {
+        let src = if self.t.is_empty() {
+            &self.f[k]
+        } else {
+            &self.t[k]
+        };
+        src.map(|x| x.clamp(0.0, 1.0))
+    }
 }
 
 /// The network on one position, in floating point.
@@ -359,24 +440,60 @@ pub fn forward(w: &FloatSet, s: &Prepared) -> Forward {
     for p in pool.iter_mut() {
         *p /= POOL_DIV;
     }
+    let (mut orth, mut diag, mut t) = (Vec::new(), Vec::new(), Vec::new());
+    if !w.mix.is_empty() {
+        let (c, a, b, e) = mix_parts(&w.mix);
+        orth = vec![[0f32; DIM]; n];
+        diag = vec![[0f32; DIM]; n];
+        t = vec![[0f32; DIM]; n];
+        for k in 0..n {
+            for (j, &q) in s.nb[k].iter().enumerate() {
+                if q == u32::MAX {
+                    continue;
+                }
+                let acc = if j < 4 { &mut orth[k] } else { &mut diag[k] };
+                for (o, &x) in acc.iter_mut().zip(&f[q as usize]) {
+                    *o += x.clamp(0.0, 1.0);
+                }
+            }
+            for i in 0..DIM {
+                t[k][i] =
+                    c[i] * f[k][i].clamp(0.0, 1.0) + a[i] * orth[k][i] + b[i] * diag[k][i] + e[i];
+            }
+        }
+    }
     let out = w.head.forward(&pool, s.classical);
     let q = wdl(&out.logits);
-    let logits: Vec<f32> = f
-        .iter()
-        .map(|fk| {
-            fk.iter()
-                .zip(&out.g)
-                .map(|(&x, &g)| x.clamp(0.0, 1.0) * g)
-                .sum()
-        })
-        .collect();
-    Forward {
+    let mut fw = Forward {
         f,
+        orth,
+        diag,
+        t,
         pool,
         out,
         q,
-        logits,
-    }
+        logits: Vec::new(),
+    };
+    fw.logits = (0..n)
+        .map(|k| {
+            fw.policy_vector(k)
+                .iter()
+                .zip(&fw.out.g)
+                .map(|(&x, &g)| x * g)
+                .sum()
+        })
+        .collect();
+    fw
+}
+
+/// A policy mix's parts: centre, orthogonal, diagonal weights and bias.
+fn mix_parts(m: &[f32]) -> (&[f32], &[f32], &[f32], &[f32]) {
+    (
+        &m[..DIM],
+        &m[DIM..2 * DIM],
+        &m[2 * DIM..3 * DIM],
+        &m[3 * DIM..],
+    )
 }
 
 /// The forward pass of one position and, when `grad` is given, the backward pass added
@@ -388,13 +505,8 @@ pub fn forward_backward(
     policy_weight: f32,
     grad: Option<(&mut FloatSet, f32)>,
 ) -> Tally {
-    let Forward {
-        f,
-        pool,
-        out,
-        q,
-        logits,
-    } = forward(w, s);
+    let fw = forward(w, s);
+    let (f, pool, out, q, logits) = (&fw.f, fw.pool, &fw.out, fw.q, &fw.logits);
     let value_loss: f32 = -(0..3)
         .map(|k| s.target[k] * q[k].max(1e-12).ln())
         .sum::<f32>();
@@ -434,9 +546,9 @@ pub fn forward_backward(
         .map(|(k, &l)| ((l - m).exp() / z - (k == s.best) as u8 as f32) * pw)
         .collect();
     let mut dg = [0f32; DIM];
-    for (fk, &d) in f.iter().zip(&dl) {
-        for (a, &x) in dg.iter_mut().zip(fk.iter()) {
-            *a += d * x.clamp(0.0, 1.0);
+    for (k, &d) in dl.iter().enumerate() {
+        for (a, &x) in dg.iter_mut().zip(fw.policy_vector(k).iter()) {
+            *a += d * x;
         }
     }
     for i in 0..DIM {
@@ -459,23 +571,71 @@ pub fn forward_backward(
             dpool[i] += head.w1[j * DIM + i] * dz;
         }
     }
-    // Squares: each square's vector feeds the pool and its own policy logit.
+    // Squares: each square's clipped vector feeds the pool, and its own policy logit
+    // (without a policy mix) or its own and its neighbours' mixed vectors (with one).
     let dpool_sq = dpool.map(|d| d / POOL_DIV);
-    for ((fk, rows), &d) in f.iter().zip(&s.rows).zip(&dl) {
-        let mut df = [0f32; DIM];
-        let mut any = false;
-        for i in 0..DIM {
-            if fk[i] > 0.0 && fk[i] < 1.0 {
-                df[i] = dpool_sq[i] + d * out.g[i];
-                any = true;
+    let n = f.len();
+    let mut df = vec![[0f32; DIM]; n];
+    if fw.t.is_empty() {
+        for k in 0..n {
+            for i in 0..DIM {
+                if f[k][i] > 0.0 && f[k][i] < 1.0 {
+                    df[k][i] = dpool_sq[i] + dl[k] * out.g[i];
+                }
             }
         }
-        if !any {
+    } else {
+        // The gradient at each mixed vector before its clip.
+        let mut dt = vec![[0f32; DIM]; n];
+        for k in 0..n {
+            for i in 0..DIM {
+                if fw.t[k][i] > 0.0 && fw.t[k][i] < 1.0 {
+                    dt[k][i] = dl[k] * out.g[i];
+                }
+            }
+        }
+        let (c, a, b, _) = mix_parts(&w.mix);
+        let (gc, rest) = g.mix.split_at_mut(DIM);
+        let (ga, rest) = rest.split_at_mut(DIM);
+        let (gb, ge) = rest.split_at_mut(DIM);
+        for k in 0..n {
+            let v = f[k].map(|x| x.clamp(0.0, 1.0));
+            for i in 0..DIM {
+                let d = dt[k][i];
+                gc[i] += d * v[i];
+                ga[i] += d * fw.orth[k][i];
+                gb[i] += d * fw.diag[k][i];
+                ge[i] += d;
+            }
+            // Square k's clipped vector reaches its own mixed vector and its
+            // neighbours' (the neighbour relation is symmetric).
+            let mut dv = [0f32; DIM];
+            for i in 0..DIM {
+                dv[i] = dpool_sq[i] + c[i] * dt[k][i];
+            }
+            for (j, &q) in s.nb[k].iter().enumerate() {
+                if q == u32::MAX {
+                    continue;
+                }
+                let wgt = if j < 4 { a } else { b };
+                for i in 0..DIM {
+                    dv[i] += wgt[i] * dt[q as usize][i];
+                }
+            }
+            for i in 0..DIM {
+                if f[k][i] > 0.0 && f[k][i] < 1.0 {
+                    df[k][i] = dv[i];
+                }
+            }
+        }
+    }
+    for (dfk, rows) in df.iter().zip(&s.rows) {
+        if dfk.iter().all(|&x| x == 0.0) {
             continue;
         }
         for &r in rows {
             let row = &mut g.table[r as usize * DIM..(r as usize + 1) * DIM];
-            for (a, &x) in row.iter_mut().zip(&df) {
+            for (a, &x) in row.iter_mut().zip(dfk) {
                 *a += x;
             }
         }
@@ -490,10 +650,10 @@ struct Adam {
 }
 
 impl Adam {
-    fn new() -> Adam {
+    fn new(like: &FloatSet) -> Adam {
         Adam {
-            m: FloatSet::zeros(),
-            v: FloatSet::zeros(),
+            m: like.zeros_like(),
+            v: like.zeros_like(),
         }
     }
 
@@ -617,7 +777,7 @@ fn run_batch(
             }
         }
         for (fi, r) in shard {
-            let p = prepare(&ds.headers[*fi], r, rw)?;
+            let p = prepare(&ds.headers[*fi], r, rw, !sets[0].mix.is_empty())?;
             let si = p.view.index() % sets.len();
             let grad = g.as_deref_mut().map(|g| (&mut g[si], scale));
             t.add(&forward_backward(&sets[si], &p, pw, grad));
@@ -767,16 +927,27 @@ pub fn run(opts: &Options) -> Result<()> {
                 net.rule.name(),
                 ds.rule.name()
             );
-            init_sets(&net, n_sets)?
+            let mut sets = init_sets(&net, n_sets)?;
+            for s in sets
+                .iter_mut()
+                .filter(|s| s.mix.is_empty() && opts.policy_mix)
+            {
+                s.mix = identity_mix();
+            }
+            sets
         }
-        None => (0..n_sets).map(|_| FloatSet::random(&mut rng)).collect(),
+        None => (0..n_sets)
+            .map(|_| FloatSet::random(&mut rng, opts.policy_mix))
+            .collect(),
     };
+    let mixed = !sets[0].mix.is_empty();
     let threads = opts
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     eprintln!(
-        "train: {} network, {} training positions, {} held out, {} epochs of batches of {}, {} threads",
+        "train: {} network{}, {} training positions, {} held out, {} epochs of batches of {}, {} threads",
         ds.rule.name(),
+        if mixed { " with a policy mix" } else { "" },
         ds.train.len(),
         ds.held_out.len(),
         opts.epochs,
@@ -804,11 +975,11 @@ pub fn run(opts: &Options) -> Result<()> {
     }
     report("start", &sets)?;
     let mut order: Vec<usize> = (0..ds.train.len()).collect();
-    let mut adam: Vec<Adam> = (0..n_sets).map(|_| Adam::new()).collect();
+    let mut adam: Vec<Adam> = sets.iter().map(Adam::new).collect();
     let mut grads: Vec<Vec<FloatSet>> = (0..SHARDS)
-        .map(|_| (0..n_sets).map(|_| FloatSet::zeros()).collect())
+        .map(|_| (0..n_sets).map(|_| FloatSet::zeros(mixed)).collect())
         .collect();
-    let mut total_grad: Vec<FloatSet> = (0..n_sets).map(|_| FloatSet::zeros()).collect();
+    let mut total_grad: Vec<FloatSet> = (0..n_sets).map(|_| FloatSet::zeros(mixed)).collect();
     let steps_per_epoch = order.len().div_ceil(opts.batch);
     let total_steps = (steps_per_epoch * opts.epochs).max(1);
     let mut step: i32 = 0;
@@ -854,7 +1025,7 @@ pub fn run(opts: &Options) -> Result<()> {
 mod tests {
     use super::*;
     use crate::core::rng::XorShift64;
-    use crate::nn::eval::tests::{random_moves, random_net};
+    use crate::nn::eval::tests::{random_mixed_net, random_moves, random_net};
 
     /// A record of `b` with the first empty square near the stones as its best move.
     fn record_of(b: &Board, game: u32, result: GameResult, score: i16) -> (Header, Record) {
@@ -933,12 +1104,22 @@ mod tests {
 
     #[test]
     fn the_engine_plays_the_network_the_trainer_trains() {
-        for rule in [Rule::Freestyle, Rule::Renju] {
-            let net = random_net(rule, 11);
+        for (rule, mixed) in [
+            (Rule::Freestyle, false),
+            (Rule::Renju, false),
+            (Rule::Freestyle, true),
+            (Rule::Renju, true),
+        ] {
+            let net = if mixed {
+                random_mixed_net(rule, 11)
+            } else {
+                random_net(rule, 11)
+            };
             let sets: Vec<FloatSet> = net.sets.iter().map(FloatSet::from_set).collect();
             let mut e = crate::nn::Evaluator::new(Arc::new(net.clone()));
+            let mut clipped = 0;
             for (h, r) in positions(rule, 30, 5) {
-                let p = prepare(&h, &r, 0.5).unwrap();
+                let p = prepare(&h, &r, 0.5, mixed).unwrap();
                 let fw = forward(&sets[p.view.index() % sets.len()], &p);
                 let b = r.to_board(&h).unwrap();
                 let o = e.evaluate(&b);
@@ -950,26 +1131,57 @@ mod tests {
                 assert_eq!(empty.len(), fw.logits.len());
                 for (q, l) in empty.iter().zip(&fw.logits) {
                     let got = e.policy(&b, *q).unwrap();
-                    assert!((got - l).abs() < 1e-3 * (1.0 + l.abs()), "{got} {l}");
+                    assert!(
+                        (got - l).abs() < 1e-3 * (1.0 + l.abs()),
+                        "{rule:?} {mixed}: {got} {l}"
+                    );
+                }
+                // The mixed vectors are clipped at both ends somewhere, so both of the
+                // clip's sides were compared.
+                for t in fw.t.iter().flatten() {
+                    clipped |= u8::from(*t < 0.0) | (u8::from(*t > 1.0) << 1);
                 }
             }
+            assert_eq!(clipped, if mixed { 3 } else { 0 }, "{rule:?}");
         }
     }
 
     #[test]
     fn the_backward_pass_is_the_gradient() {
+        for mixed in [false, true] {
+            backward_pass_is_the_gradient(mixed);
+        }
+    }
+
+    fn backward_pass_is_the_gradient(mixed: bool) {
         let mut rng = SplitMix64::new(3);
-        let w = FloatSet::random(&mut rng);
+        let mut w = FloatSet::random(&mut rng, mixed);
+        // A mix away from the identity: neighbours count, and some mixed vectors clip.
+        for m in w.mix.iter_mut() {
+            *m += 0.6 * ((rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 0.5);
+        }
         let (h, r) = positions(Rule::Freestyle, 1, 8).remove(0);
-        let s = prepare(&h, &r, 0.5).unwrap();
+        let s = prepare(&h, &r, 0.5, mixed).unwrap();
         let loss = |w: &FloatSet| {
             let t = forward_backward(w, &s, 0.7, None);
             t.value_loss + 0.7 * t.policy_loss
         };
-        let mut g = FloatSet::zeros();
+        let mut g = FloatSet::zeros(mixed);
         forward_backward(&w, &s, 0.7, Some((&mut g, 1.0)));
-        // Every parameter of the head, and the table entries of the first squares' rows.
+        // Every parameter of the head and the mix, and the table entries of the first
+        // squares' rows.
         let mut checked = 0;
+        // A mix weight of channel c moves that channel of every square's mixed vector
+        // (by up to four times the step): channels with one that close to the clip's
+        // boundaries, where the loss bends, are left out.
+        let fw = forward(&w, &s);
+        let near_kink: Vec<bool> = (0..DIM)
+            .map(|c| {
+                fw.t.iter()
+                    .any(|t| t[c].abs() < 5e-3 || (t[c] - 1.0).abs() < 5e-3)
+            })
+            .collect();
+        assert!(near_kink.iter().filter(|&&k| k).count() < DIM / 2);
         // Rows many squares share (empty lines) are left out: a step of the size used
         // here moves some of those squares across a clip boundary, where the loss bends.
         let uses = |r: u32| s.rows.iter().flatten().filter(|&&x| x == r).count();
@@ -982,19 +1194,25 @@ mod tests {
             .map(|&r| r as usize)
             .collect();
         assert!(rows.len() >= 4);
-        for (part, grad) in (0..7).map(|k| (k, k)) {
-            let n = g.params()[grad + 1].len();
+        // The parts after the table: the head's seven, then the mix.
+        let parts = g.params().len() - 1;
+        for part in 1..=parts {
+            let n = g.params()[part].len();
+            assert_eq!(n == 0, part == parts && !mixed);
             for i in 0..n {
+                if part == parts && near_kink[i % DIM] {
+                    continue;
+                }
                 let mut wp = w.clone();
                 let mut wm = w.clone();
                 let eps = 1e-3;
-                wp.params_mut()[part + 1][i] += eps;
-                wm.params_mut()[part + 1][i] -= eps;
+                wp.params_mut()[part][i] += eps;
+                wm.params_mut()[part][i] -= eps;
                 let num = (loss(&wp) - loss(&wm)) / (2.0 * eps as f64);
-                let ana = g.params()[grad + 1][i] as f64;
+                let ana = g.params()[part][i] as f64;
                 assert!(
                     (num - ana).abs() < 2e-3 + 2e-2 * ana.abs(),
-                    "head part {part} [{i}]: {num} vs {ana}"
+                    "mix {mixed}, part {part} [{i}]: {num} vs {ana}"
                 );
                 checked += 1;
             }
@@ -1010,12 +1228,12 @@ mod tests {
                 let ana = g.table[i] as f64;
                 assert!(
                     (num - ana).abs() < 2e-3 + 2e-2 * ana.abs(),
-                    "table [{i}]: {num} vs {ana}"
+                    "mix {mixed}, table [{i}]: {num} vs {ana}"
                 );
                 checked += 1;
             }
         }
-        assert!(checked > 2000);
+        assert!(checked > if mixed { 2050 } else { 2000 }, "{checked}");
     }
 
     /// Writes `games` 9x9 freestyle games of `nodes` a move to `out`.
@@ -1039,7 +1257,14 @@ mod tests {
 
     #[test]
     fn training_learns_and_the_thread_count_changes_nothing() {
-        let dir = std::env::temp_dir().join(format!("fivefold-train-{}", std::process::id()));
+        for mixed in [false, true] {
+            training_learns(mixed);
+        }
+    }
+
+    fn training_learns(mixed: bool) {
+        let dir =
+            std::env::temp_dir().join(format!("fivefold-train-{}-{mixed}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let data = dir.join("tiny.data");
         tiny_data(&data, 12, 300, 4);
@@ -1057,6 +1282,7 @@ mod tests {
             max_positions: None,
             seed: 9,
             threads: Some(threads),
+            policy_mix: mixed,
         };
         run(&opts(1, "zero.fnet", 0)).unwrap();
         run(&opts(1, "one.fnet", 8)).unwrap();
@@ -1075,6 +1301,7 @@ mod tests {
         let (h, records) = data::read_file(&data).unwrap();
         let tally = |name: &str, off_path: bool| {
             let net = Net::load(&dir.join(name)).unwrap();
+            assert_eq!(net.sets[0].has_mix(), mixed);
             let set = FloatSet::from_set(&net.sets[0]);
             let mut t = Tally::default();
             for r in records
@@ -1083,7 +1310,7 @@ mod tests {
             {
                 t.add(&forward_backward(
                     &set,
-                    &prepare(&h, r, 0.0).unwrap(),
+                    &prepare(&h, r, 0.0, mixed).unwrap(),
                     1.0,
                     None,
                 ));
@@ -1129,6 +1356,7 @@ mod tests {
             max_positions: None,
             seed: 1,
             threads: Some(1),
+            policy_mix: false,
         };
         // The held-out games of b: the same with b alone and b listed after a.
         let games = |ds: &Dataset, file: usize| {
@@ -1179,6 +1407,7 @@ mod tests {
             max_positions: None,
             seed: 1,
             threads: Some(1),
+            policy_mix: false,
         };
         let refused = run(&opts(false)).unwrap_err().to_string();
         assert!(refused.contains("--cross-rule"), "{refused}");
