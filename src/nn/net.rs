@@ -557,22 +557,17 @@ mod tests {
             assert_eq!(back, net);
             // The flag is what says the mix is there: without it the length is wrong;
             // an unknown flag, or any flag in version 1, is refused.
-            let e = Net::from_bytes(&with_flags(&bytes, 2, 0))
-                .unwrap_err()
-                .to_string();
-            assert!(e.contains("bytes"), "{e}");
-            let e = Net::from_bytes(&with_flags(&bytes, 2, 3))
-                .unwrap_err()
-                .to_string();
-            assert!(e.contains("flags"), "{e}");
-            let e = Net::from_bytes(&with_flags(&bytes, 1, 1))
-                .unwrap_err()
-                .to_string();
-            assert!(e.contains("flags"), "{e}");
-            let e = Net::from_bytes(&with_flags(&plain, 3, 0))
-                .unwrap_err()
-                .to_string();
-            assert!(e.contains("version 3"), "{e}");
+            for (file, version, flags, says) in [
+                (&bytes, 2, 0, "bytes"),
+                (&bytes, 2, 3, "flags"),
+                (&bytes, 1, 1, "flags"),
+                (&plain, 3, 0, "version 3"),
+            ] {
+                let e = Net::from_bytes(&with_flags(file, version, flags))
+                    .unwrap_err()
+                    .to_string();
+                assert!(e.contains(says), "{version} {flags:#x}: {e}");
+            }
             // A version-2 file without the mix is read too (as version 1 is).
             assert_eq!(
                 Net::from_bytes(&with_flags(&plain, 2, 0)).unwrap(),
