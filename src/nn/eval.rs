@@ -32,9 +32,9 @@
 //! orders moves ([`Evaluator::policy`]).
 
 use crate::core::board::Board;
-use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS, STRIDE};
+use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS, DIR_OFFSETS};
 use crate::nn::features::{line_row, square_rows, threat_row, ROWS_PER_SQUARE};
-use crate::nn::net::{classical_input, wdl, Head, Net, Set, DIM, HID, POOL_DIV, QA};
+use crate::nn::net::{classical_input, mix_parts, wdl, Head, Net, Set, DIM, HID, POOL_DIV, QA};
 use std::sync::Arc;
 
 /// Score units per logit of the expected result (as the classical evaluation's fit,
@@ -187,24 +187,33 @@ struct FastMix {
 
 impl FastMix {
     fn new(set: &Set) -> Option<FastMix> {
-        let m = &set.mix;
-        set.has_mix().then(|| FastMix {
-            c: std::array::from_fn(|i| m[i] / QA as f32),
-            a: std::array::from_fn(|i| m[DIM + i] / QA as f32),
-            b: std::array::from_fn(|i| m[2 * DIM + i] / QA as f32),
-            e: std::array::from_fn(|i| m[3 * DIM + i]),
+        set.has_mix().then(|| {
+            let [c, a, b, e] = mix_parts(&set.mix);
+            let over_qa = |w: &[f32]| std::array::from_fn(|i| w[i] / QA as f32);
+            FastMix {
+                c: over_qa(c),
+                a: over_qa(a),
+                b: over_qa(b),
+                e: std::array::from_fn(|i| e[i]),
+            }
         })
     }
 }
 
-/// Offsets of a square's orthogonal and diagonal neighbours in the padded board (the
-/// padding keeps every neighbour of a board square inside it).
-const ORTH: [isize; 4] = [1, -1, STRIDE as isize, -(STRIDE as isize)];
+/// Offsets of a square's orthogonal and diagonal neighbours in the padded board, both
+/// ways along the board's first two directions and its last two (the padding keeps every
+/// neighbour of a board square inside it).
+const ORTH: [isize; 4] = [
+    DIR_OFFSETS[0],
+    -DIR_OFFSETS[0],
+    DIR_OFFSETS[1],
+    -DIR_OFFSETS[1],
+];
 const DIAG: [isize; 4] = [
-    STRIDE as isize + 1,
-    -(STRIDE as isize + 1),
-    STRIDE as isize - 1,
-    -(STRIDE as isize - 1),
+    DIR_OFFSETS[2],
+    -DIR_OFFSETS[2],
+    DIR_OFFSETS[3],
+    -DIR_OFFSETS[3],
 ];
 
 /// The network's evaluation of positions as a search visits them (see the module text).
@@ -743,10 +752,13 @@ pub(crate) mod tests {
         Net { rule, sets }
     }
 
-    /// [`random_net`] with a random policy mix: the centre's weight 0.5 to 1.5, the
-    /// neighbours' -0.5 to 0.5, the bias -0.3 to 0.3.
-    pub(crate) fn random_mixed_net(rule: Rule, seed: u64) -> Net {
+    /// [`random_net`], with a random policy mix where `mixed`: the centre's weight 0.5
+    /// to 1.5, the neighbours' -0.5 to 0.5, the bias -0.3 to 0.3.
+    pub(crate) fn random_mixed_net(rule: Rule, seed: u64, mixed: bool) -> Net {
         let mut net = random_net(rule, seed);
+        if !mixed {
+            return net;
+        }
         let mut rng = XorShift64::new(seed ^ 0x5eed);
         for set in net.sets.iter_mut() {
             set.mix = (0..crate::nn::net::MIX_LEN)
@@ -792,11 +804,7 @@ pub(crate) mod tests {
             (Rule::Freestyle, 15, true),
             (Rule::Renju, 20, true),
         ] {
-            let net = Arc::new(if mixed {
-                random_mixed_net(rule, 7)
-            } else {
-                random_net(rule, 7)
-            });
+            let net = Arc::new(random_mixed_net(rule, 7, mixed));
             let mut e = Evaluator::new(net);
             let mut rng = XorShift64::new(99);
             for _ in 0..20 {

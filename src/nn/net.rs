@@ -55,6 +55,17 @@ pub const TABLE_LIMIT: f32 = 6.0;
 /// each.
 pub const MIX_LEN: usize = 4 * DIM;
 
+/// A policy mix's parts in file order ([`Set::mix`]): the centre's, the orthogonal
+/// neighbours' and the diagonal neighbours' weights and the bias, [`DIM`] each.
+pub fn mix_parts(mix: &[f32]) -> [&[f32]; 4] {
+    [
+        &mix[..DIM],
+        &mix[DIM..2 * DIM],
+        &mix[2 * DIM..3 * DIM],
+        &mix[3 * DIM..MIX_LEN],
+    ]
+}
+
 const MAGIC: &[u8; 8] = b"FIVENET\0";
 /// The newest format version this build reads and writes.
 const VERSION: u16 = 2;

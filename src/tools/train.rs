@@ -42,7 +42,9 @@ use crate::core::rules;
 use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS};
 use crate::io::args;
 use crate::nn::features::{square_rows, ROWS, ROWS_PER_SQUARE};
-use crate::nn::net::{sets_for, wdl, Head, Net, Set, DIM, HID, MIX_LEN, POOL_DIV, QA, TABLE_LIMIT};
+use crate::nn::net::{
+    mix_parts, sets_for, wdl, Head, Net, Set, DIM, HID, MIX_LEN, POOL_DIV, QA, TABLE_LIMIT,
+};
 use crate::nn::Evaluator;
 use crate::tools::data::{self, GameResult, Header, Record};
 use anyhow::{bail, ensure, Context, Result};
@@ -324,19 +326,12 @@ pub fn prepare(h: &Header, r: &Record, result_weight: f32, mixed: bool) -> Resul
         for (k, p) in b.squares().filter(|&p| b.is_empty(p)).enumerate() {
             at[p.idx()] = k as u32;
         }
+        // One step each way along the first two directions (the orthogonal neighbours),
+        // then along the last two (the diagonal ones), as nn::eval's ORTH and DIAG.
+        let steps = [0, 1, 2, 3].map(|d| [(d, 1), (d, -1)]).concat();
         for p in b.squares().filter(|&p| b.is_empty(p)) {
-            // The order of nn::eval's ORTH and DIAG: along a line each way.
-            let steps = [
-                (0, 1),
-                (0, -1),
-                (1, 1),
-                (1, -1),
-                (2, 1),
-                (2, -1),
-                (3, 1),
-                (3, -1),
-            ];
-            nb.push(steps.map(|(d, k)| {
+            nb.push(std::array::from_fn(|j| {
+                let (d, k) = steps[j];
                 let q = p.step(d, k);
                 if b.cell(q) == cell::WALL {
                     u32::MAX
@@ -395,8 +390,10 @@ impl Tally {
 pub struct Forward {
     /// Per empty square, the sum of its rows before the clip.
     pub f: Vec<[f32; DIM]>,
-    /// With a policy mix, per empty square: its orthogonal and its diagonal neighbours'
-    /// clipped vectors summed, and its mixed vector before the clip; else empty.
+    /// With a policy mix, per empty square: its clipped vector, its orthogonal and its
+    /// diagonal neighbours' clipped vectors summed, and its mixed vector before the clip;
+    /// else empty.
+    pub v: Vec<[f32; DIM]>,
     pub orth: Vec<[f32; DIM]>,
     pub diag: Vec<[f32; DIM]>,
     pub t: Vec<[f32; DIM]>,
@@ -440,9 +437,10 @@ pub fn forward(w: &FloatSet, s: &Prepared) -> Forward {
     for p in pool.iter_mut() {
         *p /= POOL_DIV;
     }
-    let (mut orth, mut diag, mut t) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut v, mut orth, mut diag, mut t) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     if !w.mix.is_empty() {
-        let (c, a, b, e) = mix_parts(&w.mix);
+        let [c, a, b, e] = mix_parts(&w.mix);
+        v = f.iter().map(|fk| fk.map(|x| x.clamp(0.0, 1.0))).collect();
         orth = vec![[0f32; DIM]; n];
         diag = vec![[0f32; DIM]; n];
         t = vec![[0f32; DIM]; n];
@@ -452,13 +450,12 @@ pub fn forward(w: &FloatSet, s: &Prepared) -> Forward {
                     continue;
                 }
                 let acc = if j < 4 { &mut orth[k] } else { &mut diag[k] };
-                for (o, &x) in acc.iter_mut().zip(&f[q as usize]) {
-                    *o += x.clamp(0.0, 1.0);
+                for (o, &x) in acc.iter_mut().zip(&v[q as usize]) {
+                    *o += x;
                 }
             }
             for i in 0..DIM {
-                t[k][i] =
-                    c[i] * f[k][i].clamp(0.0, 1.0) + a[i] * orth[k][i] + b[i] * diag[k][i] + e[i];
+                t[k][i] = c[i] * v[k][i] + a[i] * orth[k][i] + b[i] * diag[k][i] + e[i];
             }
         }
     }
@@ -466,6 +463,7 @@ pub fn forward(w: &FloatSet, s: &Prepared) -> Forward {
     let q = wdl(&out.logits);
     let mut fw = Forward {
         f,
+        v,
         orth,
         diag,
         t,
@@ -484,16 +482,6 @@ pub fn forward(w: &FloatSet, s: &Prepared) -> Forward {
         })
         .collect();
     fw
-}
-
-/// A policy mix's parts: centre, orthogonal, diagonal weights and bias.
-fn mix_parts(m: &[f32]) -> (&[f32], &[f32], &[f32], &[f32]) {
-    (
-        &m[..DIM],
-        &m[DIM..2 * DIM],
-        &m[2 * DIM..3 * DIM],
-        &m[3 * DIM..],
-    )
 }
 
 /// The forward pass of one position and, when `grad` is given, the backward pass added
@@ -594,15 +582,14 @@ pub fn forward_backward(
                 }
             }
         }
-        let (c, a, b, _) = mix_parts(&w.mix);
+        let [c, a, b, _] = mix_parts(&w.mix);
         let (gc, rest) = g.mix.split_at_mut(DIM);
         let (ga, rest) = rest.split_at_mut(DIM);
         let (gb, ge) = rest.split_at_mut(DIM);
         for k in 0..n {
-            let v = f[k].map(|x| x.clamp(0.0, 1.0));
             for i in 0..DIM {
                 let d = dt[k][i];
-                gc[i] += d * v[i];
+                gc[i] += d * fw.v[k][i];
                 ga[i] += d * fw.orth[k][i];
                 gb[i] += d * fw.diag[k][i];
                 ge[i] += d;
@@ -1110,11 +1097,7 @@ mod tests {
             (Rule::Freestyle, true),
             (Rule::Renju, true),
         ] {
-            let net = if mixed {
-                random_mixed_net(rule, 11)
-            } else {
-                random_net(rule, 11)
-            };
+            let net = random_mixed_net(rule, 11, mixed);
             let sets: Vec<FloatSet> = net.sets.iter().map(FloatSet::from_set).collect();
             let mut e = crate::nn::Evaluator::new(Arc::new(net.clone()));
             let mut clipped = 0;
