@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Games of a teacher engine against itself, for `pbrain-fivefold import` (docs/network-log.md,
-# "A teacher's games"): one c-gomoku-cli per rule and board size, CONC games at a time,
+# Games of a teacher engine against itself, or against Fivefold (STUDENT), for
+# `pbrain-fivefold import` (docs/network-log.md, "A teacher's games" and "Games against
+# Rapfi as data"): one c-gomoku-cli per rule and board size, CONC games at a time,
 # each move at a fixed node count, the games written as SGF and the engines' thinking
 # lines as c-gomoku-cli's messages, until the openings run out or SECS seconds pass
 # (c-gomoku-cli is stopped with SIGINT, which makes it write out the games it finished).
 # Then each rule's games are imported with the teacher's reported score of each
 # position (`import --sgf --messages --teacher`).
+#
+# With STUDENT set (a Fivefold command, e.g. 'pbrain-fivefold protocol --params
+# use_net=1'), the student plays the teacher instead, each opening with both colours
+# (-repeat), at STUDENT_NODES a move; the teacher's moves go to NAME.data as above (the
+# positions the student's moves led to, judged by the teacher) and the student's moves,
+# with its own scores, to NAME.student.data. Self-play shows a network none of its own
+# misjudgements (both sides share them); a stronger or different opponent punishes them,
+# and the results say so.
 #
 # The teacher is not part of this repository: build it beside the project (Rapfi:
 # github.com/dhbloo/rapfi, c-gomoku-cli: github.com/dhbloo/c-gomoku-cli). A deterministic
@@ -22,9 +31,11 @@
 #              (default: on PATH), FIVEFOLD = the engine (default
 #              target/release/pbrain-fivefold), NODES = teacher nodes a move (default 50000),
 #              SCALE = the teacher's score units per logit (default 225, Rapfi 0.43's
-#              classical evaluation; see `import --help`).
+#              classical evaluation; see `import --help`), STUDENT = the student's
+#              command (see above; default: none, the teacher plays itself),
+#              STUDENT_NODES = student nodes a move (default 10000).
 # Writes OUTDIR/NAME.sgf, NAME.messages.txt, NAME.out (c-gomoku-cli's report) and
-# NAME.data (imported).
+# NAME.data (imported), and with STUDENT also NAME.student.data.
 set -euo pipefail
 OUTD=${1:?"usage: train/teacher-games.sh OUTDIR SECS NAME:RULE:SIZE:CONC:OPENINGS..."}
 SECS=${2:?"usage: train/teacher-games.sh OUTDIR SECS NAME:RULE:SIZE:CONC:OPENINGS..."}
@@ -48,16 +59,24 @@ for kind in "$@"; do
 done
 mkdir -p "$OUTD"
 OUTD=$(cd "$OUTD" && pwd)
+# The second engine: the teacher again, or the student with both colours per opening.
+if [ -n "${STUDENT:-}" ]; then
+  SECOND=(-engine name=student "cmd=$STUDENT" "nodes=${STUDENT_NODES:-10000}")
+  REPEAT=(-repeat); PER_LINE=2
+else
+  SECOND=(-engine name=teacher-b "cmd=$T" "nodes=${NODES:-50000}")
+  REPEAT=(); PER_LINE=1
+fi
 pids=()
 for kind in "$@"; do
   IFS=: read -r name rule size conc openings <<< "$kind"
   openings=$(cd "$(dirname "$openings")" && pwd)/$(basename "$openings")
-  games=$(grep -c . "$openings")
+  games=$(( $(grep -c . "$openings") * PER_LINE ))
   mkdir -p "$OUTD/$name.work"
   (cd "$OUTD/$name.work" && timeout -s INT "$SECS" "$CLI" \
-      -engine name=teacher-a "cmd=$T" -engine name=teacher-b "cmd=$T" \
-      -each tc=0/20 "nodes=${NODES:-50000}" thread=1 -rule "$rule" -boardsize "$size" \
-      -openings "file=$openings" type=pos order=sequential -games "$games" \
+      -engine name=teacher-a "cmd=$T" "nodes=${NODES:-50000}" "${SECOND[@]}" \
+      -each tc=0/20 thread=1 -rule "$rule" -boardsize "$size" \
+      -openings "file=$openings" type=pos order=sequential ${REPEAT[@]+"${REPEAT[@]}"} -games "$games" \
       -concurrency "$conc" -sgf "$OUTD/$name.sgf" -msg "$OUTD/$name.messages.txt" \
       > "$OUTD/$name.out" 2>&1 || true) &
   pids+=($!)
@@ -69,5 +88,10 @@ for kind in "$@"; do
   rmdir "$OUTD/$name.work" 2>/dev/null || true
   "$B" import --sgf "$OUTD/$name.sgf" --messages "$OUTD/$name.messages.txt" --teacher teacher \
     --teacher-scale "${SCALE:-225}" --out "$OUTD/$name.data" --rule "${rules[k]}" --size "$size"
+  if [ -n "${STUDENT:-}" ]; then
+    # Fivefold's 'ev' is in its own units: 200 a logit (nn::eval::SCORE_PER_LOGIT).
+    "$B" import --sgf "$OUTD/$name.sgf" --messages "$OUTD/$name.messages.txt" --teacher student \
+      --teacher-scale 200 --out "$OUTD/$name.student.data" --rule "${rules[k]}" --size "$size"
+  fi
   k=$((k + 1))
 done
