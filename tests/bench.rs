@@ -5,7 +5,7 @@
 
 use fivefold::tools::bench;
 
-const NODES: &str = "Nodes: 191330";
+const NODES: &str = "Nodes: 189122";
 const SIGNATURE: &str = "Signature: 8a4fe538bef5abac";
 
 #[test]

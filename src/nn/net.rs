@@ -400,9 +400,10 @@ impl Net {
 /// over it),
 /// `renju.fnet` j8 as it is in both of renju's sets (black's and white's points of view;
 /// `train --cross-rule`, zero epochs; it replaced r4, trained on 1.24 million renju
-/// positions, on an SPRT win), and `exact5.fnet` e6 (j8 taken over to exact five,
-/// `train --cross-rule`, and fine-tuned on 278,000 positions of e4's exact-five games
-/// from openings shaped like the spread-out sets; it replaced e4 on an SPRT win).
+/// positions, on an SPRT win), and `exact5.fnet` e7 (j8 taken over to exact five,
+/// `train --cross-rule`, fine-tuned on 278,000 positions of e4's exact-five games
+/// from openings shaped like the spread-out sets into e6, which replaced e4 on an SPRT
+/// win, then on 318,977 positions of e6's own games; it replaced e6 on an SPRT win).
 const EMBEDDED: &[&[u8]] = &[
     include_bytes!("nets/freestyle.fnet"),
     include_bytes!("nets/renju.fnet"),
