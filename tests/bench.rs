@@ -6,7 +6,7 @@
 use fivefold::tools::bench;
 
 const NODES: &str = "Nodes: 189122";
-const SIGNATURE: &str = "Signature: 8a4fe538bef5abac";
+const SIGNATURE: &str = "Signature: 1d57932fdcbdc994";
 
 #[test]
 fn the_bench_signature_is_pinned() {
