@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Games of a teacher engine against itself, or against Fivefold (STUDENT), for
-# `pbrain-fivefold import` (docs/network-log.md, "A teacher's games" and "Games against
-# Rapfi as data"): one c-gomoku-cli per rule and board size, CONC games at a time,
+# `pbrain-fivefold import` (docs/network-log.md, "A teacher's games" and "e7 built in; games
+# against Rapfi as data"): one c-gomoku-cli per rule and board size, CONC games at a time,
 # each move at a fixed node count, the games written as SGF and the engines' thinking
 # lines as c-gomoku-cli's messages, until the openings run out or SECS seconds pass
 # (c-gomoku-cli is stopped with SIGINT, which makes it write out the games it finished).
