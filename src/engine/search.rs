@@ -330,7 +330,7 @@ impl Searcher {
         let nets = self
             .nets
             .get_or_insert_with(|| crate::nn::net::available().to_vec());
-        let Some(net) = nets.iter().find(|n| n.plays(b.rule())) else {
+        let Some(net) = crate::nn::net::pick(nets, b.rule(), b.width(), b.height()) else {
             return;
         };
         if self

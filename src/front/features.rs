@@ -65,9 +65,7 @@ pub fn lines(board: &Board, walls: &[Pos], names: &Names, params: &Params) -> Ve
         .copied()
         .filter(|&p| rules::is_legal(&mut b, p))
         .collect();
-    let net = crate::nn::net::available()
-        .iter()
-        .find(|n| n.plays(b.rule()));
+    let net = crate::nn::net::pick(crate::nn::net::available(), b.rule(), b.width(), b.height());
     match net {
         Some(net) => {
             let mut e = Evaluator::new(net.clone());

@@ -749,7 +749,11 @@ pub(crate) mod tests {
                 }
             })
             .collect();
-        Net { rule, sets }
+        Net {
+            rule,
+            sets,
+            board: None,
+        }
     }
 
     /// [`random_net`], with a random policy mix where `mixed`: the centre's weight 0.5

@@ -220,6 +220,10 @@ impl Set {
 pub struct Net {
     pub rule: Rule,
     pub sets: Vec<Set>,
+    /// The one board (width, height) this network plays, or `None` for every board its
+    /// rule is played on. Not part of the file: a built-in network kept for one board
+    /// (see [`EMBEDDED`]) has it; every file read has `None`.
+    pub board: Option<(usize, usize)>,
 }
 
 /// How many weight sets a network for `rule` has, or `None` where the network has no
@@ -371,7 +375,11 @@ impl Net {
             }
             out.push(Set { table, head, mix });
         }
-        Ok(Net { rule, sets: out })
+        Ok(Net {
+            rule,
+            sets: out,
+            board: None,
+        })
     }
 
     /// Reads a network file.
@@ -385,38 +393,60 @@ impl Net {
         std::fs::write(path, self.to_bytes()).with_context(|| format!("writing {}", path.display()))
     }
 
-    /// Whether this network plays `rule`.
-    pub fn plays(&self, rule: Rule) -> bool {
-        self.rule == rule
+    /// Whether this network plays `rule` on a `width` x `height` board.
+    pub fn plays(&self, rule: Rule, width: usize, height: usize) -> bool {
+        self.rule == rule && self.board.is_none_or(|b| b == (width, height))
     }
 }
 
-/// The network files built into the binary (from `src/nn/nets/`), one per rule that
-/// has one: `freestyle.fnet` is j8 of docs/network-log.md (n5, trained on 1.6 million
-/// positions of classical self-play, fine-tuned on three generations of the networks'
-/// own 15x15 and 20x20 games into j3, then three times more on the networks' games from
-/// balanced openings, the last two from openings shaped like the spread-out sets,
-/// into j6, j7 and j8; j3 replaced n5, j7 replaced j3 and j8 replaced j7 on an SPRT win
-/// over it),
-/// `renju.fnet` j8 as it is in both of renju's sets (black's and white's points of view;
-/// `train --cross-rule`, zero epochs; it replaced r4, trained on 1.24 million renju
-/// positions, on an SPRT win), and `exact5.fnet` e7 (j8 taken over to exact five,
-/// `train --cross-rule`, fine-tuned on 278,000 positions of e4's exact-five games
-/// from openings shaped like the spread-out sets into e6, which replaced e4 on an SPRT
-/// win, then on 318,977 positions of e6's own games; it replaced e6 on an SPRT win).
-const EMBEDDED: &[&[u8]] = &[
-    include_bytes!("nets/freestyle.fnet"),
-    include_bytes!("nets/renju.fnet"),
-    include_bytes!("nets/exact5.fnet"),
+/// The network of `nets` for `rule` on a `width` x `height` board: one kept for that
+/// board if there is one, else one for every board of the rule.
+pub fn pick(nets: &[Arc<Net>], rule: Rule, width: usize, height: usize) -> Option<&Arc<Net>> {
+    let mut playing = nets.iter().filter(|n| n.plays(rule, width, height));
+    let first = playing.next()?;
+    Some(if first.board.is_some() {
+        first
+    } else {
+        playing.find(|n| n.board.is_some()).unwrap_or(first)
+    })
+}
+
+/// The one board (width, height) a built-in network is kept for, or `None` for all.
+type KeptFor = Option<(usize, usize)>;
+
+/// The network files built into the binary (from `src/nn/nets/`), each with the one board
+/// it is kept for or `None` (every board of its rule):
+///
+/// - `freestyle.fnet` is j8 of docs/network-log.md (n5, trained on 1.6 million
+///   positions of classical self-play, fine-tuned on three generations of the networks'
+///   own 15x15 and 20x20 games into j3, then three times more on the networks' games from
+///   balanced openings, the last two from openings shaped like the spread-out sets, into
+///   j6, j7 and j8; j3 replaced n5, j7 replaced j3 and j8 replaced j7 on an SPRT win
+///   over it);
+/// - `freestyle20.fnet` is j8 too, kept for 20x20, where it won its SPRT against the
+///   classical search, so that a freestyle network trained on 15x15 games alone can
+///   replace `freestyle.fnet` without changing 20x20 before it is tested there;
+/// - `renju.fnet` j8 as it is in both of renju's sets (black's and white's points of
+///   view; `train --cross-rule`, zero epochs; it replaced r4, trained on 1.24 million
+///   renju positions, on an SPRT win);
+/// - `exact5.fnet` e7 (j8 taken over to exact five, `train --cross-rule`, fine-tuned on
+///   278,000 positions of e4's exact-five games from openings shaped like the spread-out
+///   sets into e6, which replaced e4 on an SPRT win, then on 318,977 positions of e6's
+///   own games; it replaced e6 on an SPRT win).
+const EMBEDDED: &[(&[u8], KeptFor)] = &[
+    (include_bytes!("nets/freestyle.fnet"), None),
+    (include_bytes!("nets/freestyle20.fnet"), Some((20, 20))),
+    (include_bytes!("nets/renju.fnet"), None),
+    (include_bytes!("nets/exact5.fnet"), None),
 ];
 
 /// The rules and board sizes (rule, width, height) where the search evaluates with the
 /// network unless told otherwise (`use_net` -1, the default): those where the network
 /// won an SPRT match against the classical search of the same build (docs/network-log.md,
 /// "Matches", "Renju and exact five made the default" and "j8 made the default on
-/// 20x20"; a network that replaces it there wins one against it in turn): freestyle,
-/// exact five and renju on 15x15, and freestyle on 20x20 (Gomocup's freestyle board).
-/// Elsewhere (other board sizes, caro) the classical evaluation stays the default.
+/// 20x20"; a network that replaces it on a board wins one against it there in turn):
+/// freestyle, exact five and renju on 15x15, and freestyle on 20x20 (Gomocup's freestyle
+/// board). Elsewhere (other board sizes, caro) the classical evaluation stays the default.
 pub const DEFAULT_ON: &[(Rule, usize, usize)] = &[
     (Rule::Freestyle, 15, 15),
     (Rule::Freestyle, 20, 20),
@@ -435,14 +465,18 @@ pub fn on_by_default(rule: Rule, width: usize, height: usize) -> bool {
 pub const NET_FILE_VAR: &str = "FIVEFOLD_NET";
 
 /// The networks the engine evaluates with where `use_net` is on: the ones built into the
-/// binary, the one in [`NET_FILE_VAR`] in place of its rule's. Read once; a file that
-/// does not read is reported on stderr and the built-in networks stay.
+/// binary, the one in [`NET_FILE_VAR`] in place of all of its rule's (it plays every
+/// board). Read once; a file that does not read is reported on stderr and the built-in
+/// networks stay.
 pub fn available() -> &'static [Arc<Net>] {
     static NETS: OnceLock<Vec<Arc<Net>>> = OnceLock::new();
     NETS.get_or_init(|| {
         let mut nets: Vec<Arc<Net>> = EMBEDDED
             .iter()
-            .map(|bytes| Arc::new(Net::from_bytes(bytes).expect("a built-in network reads")))
+            .map(|&(bytes, board)| {
+                let net = Net::from_bytes(bytes).expect("a built-in network reads");
+                Arc::new(Net { board, ..net })
+            })
             .collect();
         if let Some(path) = std::env::var_os(NET_FILE_VAR).filter(|p| !p.is_empty()) {
             match Net::load(Path::new(&path)) {
@@ -493,32 +527,93 @@ mod tests {
                 Set { table, head, mix }
             })
             .collect();
-        Net { rule, sets }
+        Net {
+            rule,
+            sets,
+            board: None,
+        }
     }
 
     #[test]
-    fn the_built_in_networks_read_one_per_rule() {
-        let nets: Vec<Net> = EMBEDDED
+    fn the_built_in_networks_read_one_for_each_rule_and_board() {
+        let nets: Vec<Arc<Net>> = EMBEDDED
             .iter()
-            .map(|b| Net::from_bytes(b).unwrap())
+            .map(|&(b, board)| {
+                Arc::new(Net {
+                    board,
+                    ..Net::from_bytes(b).unwrap()
+                })
+            })
             .collect();
         for rule in [Rule::Freestyle, Rule::Renju, Rule::Exact] {
-            assert!(nets.iter().any(|n| n.plays(rule)), "no {rule:?} network");
+            assert!(
+                nets.iter().any(|n| n.plays(rule, 15, 15)),
+                "no {rule:?} network"
+            );
+            // One network for every board of the rule, and at most one kept for a board.
+            assert_eq!(
+                nets.iter()
+                    .filter(|n| n.rule == rule && n.board.is_none())
+                    .count(),
+                1
+            );
         }
         for (i, n) in nets.iter().enumerate() {
             assert!(
-                nets[..i].iter().all(|m| m.rule != n.rule),
-                "two {:?}",
-                n.rule
+                nets[..i]
+                    .iter()
+                    .all(|m| (m.rule, m.board) != (n.rule, n.board)),
+                "two {:?} for {:?}",
+                n.rule,
+                n.board
             );
         }
         // Where the network is the default, one is built in.
         for &(rule, w, h) in DEFAULT_ON {
-            assert!(nets.iter().any(|n| n.plays(rule)), "{rule:?} {w}x{h}");
+            assert!(pick(&nets, rule, w, h).is_some(), "{rule:?} {w}x{h}");
             assert!(on_by_default(rule, w, h));
         }
         assert!(!on_by_default(Rule::Freestyle, 19, 19));
         assert!(!on_by_default(Rule::Renju, 20, 20));
+        // Freestyle on 20x20 plays the network kept for it, 15x15 and 19x19 the other.
+        let on = |w, h| pick(&nets, Rule::Freestyle, w, h).unwrap().board;
+        assert_eq!(on(20, 20), Some((20, 20)));
+        assert_eq!(on(15, 15), None);
+        assert_eq!(on(19, 19), None);
+    }
+
+    #[test]
+    fn a_network_kept_for_a_board_is_picked_there_first() {
+        let general = Arc::new(sample(Rule::Freestyle));
+        let mut for_20 = sample(Rule::Freestyle);
+        for_20.board = Some((20, 20));
+        for_20.sets[0].head = Head::zeros();
+        let for_20 = Arc::new(for_20);
+        let exact = Arc::new(sample(Rule::Exact));
+        // Either order in the list.
+        for nets in [
+            vec![general.clone(), for_20.clone(), exact.clone()],
+            vec![exact.clone(), for_20.clone(), general.clone()],
+        ] {
+            assert!(Arc::ptr_eq(
+                pick(&nets, Rule::Freestyle, 20, 20).unwrap(),
+                &for_20
+            ));
+            assert!(Arc::ptr_eq(
+                pick(&nets, Rule::Freestyle, 15, 15).unwrap(),
+                &general
+            ));
+            assert!(Arc::ptr_eq(
+                pick(&nets, Rule::Exact, 20, 20).unwrap(),
+                &exact
+            ));
+            assert!(pick(&nets, Rule::Renju, 15, 15).is_none());
+        }
+        // A board's network alone does not play other boards.
+        let only = vec![for_20.clone()];
+        assert!(pick(&only, Rule::Freestyle, 15, 15).is_none());
+        assert!(for_20.plays(Rule::Freestyle, 20, 20));
+        assert!(!for_20.plays(Rule::Freestyle, 20, 19));
     }
 
     #[test]

@@ -875,6 +875,7 @@ fn quantized(rule: Rule, sets: &[FloatSet]) -> Net {
     Net {
         rule,
         sets: sets.iter().map(FloatSet::to_set).collect(),
+        board: None,
     }
 }
 
