@@ -417,15 +417,16 @@ type KeptFor = Option<(usize, usize)>;
 /// The network files built into the binary (from `src/nn/nets/`), each with the one board
 /// it is kept for or `None` (every board of its rule):
 ///
-/// - `freestyle.fnet` is j8 of docs/network-log.md (n5, trained on 1.6 million
+/// - `freestyle.fnet` is j8a of docs/network-log.md (n5, trained on 1.6 million
 ///   positions of classical self-play, fine-tuned on three generations of the networks'
 ///   own 15x15 and 20x20 games into j3, then three times more on the networks' games from
 ///   balanced openings, the last two from openings shaped like the spread-out sets, into
-///   j6, j7 and j8; j3 replaced n5, j7 replaced j3 and j8 replaced j7 on an SPRT win
-///   over it);
-/// - `freestyle20.fnet` is j8 too, kept for 20x20, where it won its SPRT against the
-///   classical search, so that a freestyle network trained on 15x15 games alone can
-///   replace `freestyle.fnet` without changing 20x20 before it is tested there;
+///   j6, j7 and j8, then on j8's 15x15 games and 171,759 positions of j8's games against
+///   Rapfi into j8a; j3 replaced n5, j7 replaced j3, j8 replaced j7 and j8a replaced j8
+///   on an SPRT win over it);
+/// - `freestyle20.fnet` is j8, kept for 20x20, where it won its SPRT against the
+///   classical search and j8a, trained on 15x15 games only, has not yet shown that it
+///   plays as well;
 /// - `renju.fnet` j8 as it is in both of renju's sets (black's and white's points of
 ///   view; `train --cross-rule`, zero epochs; it replaced r4, trained on 1.24 million
 ///   renju positions, on an SPRT win);
