@@ -90,16 +90,27 @@ pub fn usable_bytes(total: u64) -> u64 {
         .saturating_sub(RESERVED_BYTES)
 }
 
+/// The address space a trial table allocation leaves spare ([`allocatable`]): the engine
+/// reserves more after the table is made (the search thread's stack, the allocator's
+/// arenas for new threads, the networks read at the first search), which under a
+/// `ulimit -v` near the table's size would otherwise fail and abort the process.
+const TRIAL_SPARE_BYTES: usize = 64 << 20;
+
 /// The largest size up to `bytes` (halving, down to [`MIN_HASH_BYTES`]) that the allocator
-/// grants now. Where the address space or the committed memory is limited (`ulimit -v`, a
-/// job object), a table the system refuses would abort the process; a trial allocation of
-/// the size, freed at once, finds what fits. (Where memory is overcommitted the trial
+/// grants now with [`TRIAL_SPARE_BYTES`] to spare. Where the address space or the committed
+/// memory is limited (`ulimit -v`, a job object), a table the system refuses would abort
+/// the process, and so would one that leaves nothing for what the engine allocates after
+/// it (the networks are read at the first search); a trial allocation of the size and
+/// the reserve, freed at once, finds what fits. (Where memory is overcommitted the trial
 /// always succeeds and costs nothing: it is never written.)
 pub fn allocatable(bytes: usize) -> usize {
     let mut b = bytes;
     while b > MIN_HASH_BYTES as usize {
         let mut trial: Vec<u8> = Vec::new();
-        if trial.try_reserve_exact(b).is_ok() {
+        if trial
+            .try_reserve_exact(b.saturating_add(TRIAL_SPARE_BYTES))
+            .is_ok()
+        {
             return b;
         }
         b /= 2;
