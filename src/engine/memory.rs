@@ -94,7 +94,7 @@ pub fn usable_bytes(total: u64) -> u64 {
 /// reserves more after the table is made (the search thread's stack, the allocator's
 /// arenas for new threads, the networks read at the first search), which under a
 /// `ulimit -v` near the table's size would otherwise fail and abort the process.
-const TRIAL_SPARE_BYTES: usize = 64 << 20;
+pub const TRIAL_SPARE_BYTES: usize = 64 << 20;
 
 /// The largest size up to `bytes` (halving, down to [`MIN_HASH_BYTES`]) that the allocator
 /// grants now with [`TRIAL_SPARE_BYTES`] to spare. Where the address space or the committed

@@ -222,7 +222,7 @@ pub struct Net {
     pub sets: Vec<Set>,
     /// The one board (width, height) this network plays, or `None` for every board its
     /// rule is played on. Not part of the file: a built-in network kept for one board
-    /// (see [`EMBEDDED`]) has it; every file read has `None`.
+    /// (see `EMBEDDED` in this module) has it; every file read has `None`.
     pub board: Option<(usize, usize)>,
 }
 
