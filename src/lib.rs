@@ -19,7 +19,9 @@
 //! Nothing in `core`, `nn` or `engine` reads stdin, writes stdout, or knows about
 //! terminals or JSON (the one file read there is a network named by `FIVEFOLD_NET`). `docs/architecture.md` follows one move through these layers.
 
-// One `unsafe` block is allowed, explicitly: the cache prefetch in `engine::tt::Tt::prefetch`.
+// `unsafe` is allowed, explicitly, in two places: the cache prefetch in
+// `engine::tt::Tt::prefetch`, and one call to the C library in
+// `io::process::fit_allocator_to_address_space` (glibc's arenas under a `ulimit -v`).
 #![deny(unsafe_code)]
 
 pub mod core;

@@ -64,6 +64,7 @@ fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
         .target(env_logger::Target::Stderr)
         .init();
+    fivefold::io::process::fit_allocator_to_address_space();
     // Tournament managers start the engine with no arguments, and some add options of
     // their own that mean nothing to us. So a first argument that looks like an option
     // but is not one of ours (help and version) is not an error: the engine says on

@@ -148,16 +148,21 @@ fn hash_size_sizes_the_table() {
 fn a_table_the_system_refuses_is_made_smaller() {
     // 300 MB of address space (ulimit -v, in kilobytes) and a table of 1 GB asked for,
     // directly or as 70% of max_memory: the allocation would fail and abort the process.
-    for setting in [
-        "INFO hash_size 1048576",
-        "INFO max_memory 1073741824",
-        "INFO hash_size 4194304",
+    // With many threads, their stacks and (glibc) allocator arenas would exhaust what the
+    // table leaves, and the next allocation would abort it.
+    for (threads, setting) in [
+        (1, "INFO hash_size 1048576"),
+        (1, "INFO max_memory 1073741824"),
+        (1, "INFO hash_size 4194304"),
+        (8, "INFO hash_size 1048576"),
+        (64, "INFO max_memory 1073741824"),
     ] {
         let mut cmd = Command::new("sh");
         cmd.arg("-c")
             .arg("ulimit -v 300000 && exec \"$0\"")
             .arg(env!("CARGO_BIN_EXE_pbrain-fivefold"));
         let mut b = Brain::with_command(cmd);
+        b.send(&format!("INFO thread_num {threads}"));
         b.send(setting);
         b.new_game(15, 200);
         expect_move(&b.ask("BEGIN"));

@@ -90,32 +90,41 @@ pub fn usable_bytes(total: u64) -> u64 {
         .saturating_sub(RESERVED_BYTES)
 }
 
-/// The address space a trial table allocation leaves spare ([`allocatable`]): the engine
-/// reserves more after the table is made (the search thread's stack, the allocator's
-/// arenas for new threads, the networks read at the first search), which under a
-/// `ulimit -v` near the table's size would otherwise fail and abort the process.
+/// The address space a trial table allocation leaves spare ([`allocatable`]) besides
+/// what the helper threads take ([`trial_spare`]): the engine reserves more after the
+/// table is made (the search thread's stack, the pondering thread's, the networks read at
+/// the first search), which under a `ulimit -v` near the table's size would otherwise
+/// fail and abort the process.
 pub const TRIAL_SPARE_BYTES: usize = 64 << 20;
 
-/// The largest size up to `bytes` (halving, down to [`MIN_HASH_BYTES`]) that the allocator
-/// grants now with [`TRIAL_SPARE_BYTES`] to spare. Where the address space or the committed
-/// memory is limited (`ulimit -v`, a job object), a table the system refuses would abort
-/// the process, and so would one that leaves nothing for what the engine allocates after
-/// it (the networks are read at the first search); a trial allocation of the size and
-/// the reserve, freed at once, finds what fits. (Where memory is overcommitted the trial
-/// always succeeds and costs nothing: it is never written.)
-pub fn allocatable(bytes: usize) -> usize {
+/// The stack of a helper thread of a parallel search (the standard library's default):
+/// address space it takes beside its [`THREAD_BYTES`] of heap.
+pub const HELPER_STACK_BYTES: usize = 2 << 20;
+
+/// The address space to leave spare beside the table for `threads` search threads:
+/// [`TRIAL_SPARE_BYTES`], and for each helper its [`THREAD_BYTES`] and its stack.
+pub fn trial_spare(threads: usize) -> usize {
+    let helper = THREAD_BYTES as usize + HELPER_STACK_BYTES;
+    TRIAL_SPARE_BYTES.saturating_add(threads.saturating_sub(1).saturating_mul(helper))
+}
+
+/// The largest size up to `bytes` (halving, down to [`MIN_HASH_BYTES`], which is never
+/// refused) that the allocator grants now with `spare` bytes more ([`trial_spare`]). Where the address space or the
+/// committed memory is limited (`ulimit -v`, a job object), a table the system refuses
+/// would abort the process, and so would one that leaves nothing for what the engine
+/// allocates after it (threads, and the networks read at the first search); a trial
+/// allocation of the size and the spare, freed at once, finds what fits. (Where memory
+/// is overcommitted the trial always succeeds and costs nothing: it is never written.)
+pub fn allocatable(bytes: usize, spare: usize) -> usize {
     let mut b = bytes;
     while b > MIN_HASH_BYTES as usize {
         let mut trial: Vec<u8> = Vec::new();
-        if trial
-            .try_reserve_exact(b.saturating_add(TRIAL_SPARE_BYTES))
-            .is_ok()
-        {
+        if trial.try_reserve_exact(b.saturating_add(spare)).is_ok() {
             return b;
         }
         b /= 2;
     }
-    b
+    b.max(MIN_HASH_BYTES as usize)
 }
 
 #[cfg(test)]
@@ -186,9 +195,10 @@ mod tests {
 
     #[test]
     fn a_table_too_large_to_allocate_is_halved() {
-        assert_eq!(allocatable(1 << 20), 1 << 20);
+        assert_eq!(allocatable(1 << 20, trial_spare(1)), 1 << 20);
+        assert_eq!(allocatable(1 << 20, usize::MAX), MIN_HASH_BYTES as usize);
         // More than any address space: halved until an allocation succeeds.
-        let b = allocatable(usize::MAX);
+        let b = allocatable(usize::MAX, trial_spare(4));
         assert!(b < usize::MAX && b >= MIN_HASH_BYTES as usize);
     }
 }

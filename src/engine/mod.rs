@@ -29,7 +29,7 @@ pub mod time;
 pub mod tt;
 
 use crate::core::board::Board;
-use crate::engine::memory::{allocatable, MemoryLimit, MemoryPlan};
+use crate::engine::memory::{allocatable, trial_spare, MemoryLimit, MemoryPlan};
 use crate::engine::restrict::Restrictions;
 use crate::engine::search::{Info, Limits, RootMove, SearchResult, Searcher};
 pub use crate::engine::stop::StopToken;
@@ -116,7 +116,7 @@ impl Engine {
         self.set_threads(plan.threads);
         if self.planned_table != Some(plan.table_bytes) {
             self.set_hash_bytes(tt::BUCKET_BYTES);
-            let got = allocatable(plan.table_bytes);
+            let got = allocatable(plan.table_bytes, trial_spare(plan.threads));
             if got < plan.table_bytes {
                 log::warn!(
                     "a table of {} bytes cannot be allocated; using {got} bytes",
@@ -265,9 +265,16 @@ impl Engine {
                 h.set_stop(helpers_stop.clone());
                 h.set_restrictions(self_restrict.clone());
                 let hl = helper_limits.clone();
-                s.spawn(move || {
-                    h.search(board, &hl, &mut |_| {});
-                });
+                let spawned = std::thread::Builder::new()
+                    .stack_size(memory::HELPER_STACK_BYTES)
+                    .spawn_scoped(s, move || {
+                        h.search(board, &hl, &mut |_| {});
+                    });
+                // A system out of threads or address space: the helpers started search.
+                if let Err(e) = spawned {
+                    log::warn!("search helper {} cannot start: {e}", i + 1);
+                    break;
+                }
             }
             let r = main.search_observed(board, limits, report, observe);
             helpers_stop.raise();
