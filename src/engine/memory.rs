@@ -94,7 +94,9 @@ pub fn usable_bytes(total: u64) -> u64 {
 /// what the helper threads take ([`trial_spare`]): the engine reserves more after the
 /// table is made (the search thread's stack, the pondering thread's, the networks read at
 /// the first search), which under a `ulimit -v` near the table's size would otherwise
-/// fail and abort the process.
+/// fail and abort the process. It is larger than [`RESERVED_BYTES`], the memory the plan
+/// expects the rest of the engine to use, because it is address space: a limit on that
+/// counts a thread's whole stack and every reservation, used or not.
 pub const TRIAL_SPARE_BYTES: usize = 64 << 20;
 
 /// The stack of a helper thread of a parallel search (the standard library's default):

@@ -402,13 +402,10 @@ impl Net {
 /// The network of `nets` for `rule` on a `width` x `height` board: one kept for that
 /// board if there is one, else one for every board of the rule.
 pub fn pick(nets: &[Arc<Net>], rule: Rule, width: usize, height: usize) -> Option<&Arc<Net>> {
-    let mut playing = nets.iter().filter(|n| n.plays(rule, width, height));
-    let first = playing.next()?;
-    Some(if first.board.is_some() {
-        first
-    } else {
-        playing.find(|n| n.board.is_some()).unwrap_or(first)
-    })
+    let playing = || nets.iter().filter(|n| n.plays(rule, width, height));
+    playing()
+        .find(|n| n.board.is_some())
+        .or_else(|| playing().next())
 }
 
 /// The one board (width, height) a built-in network is kept for, or `None` for all.
@@ -465,6 +462,17 @@ pub fn on_by_default(rule: Rule, width: usize, height: usize) -> bool {
 /// its rule, for experiments (every subcommand and the protocol read it).
 pub const NET_FILE_VAR: &str = "FIVEFOLD_NET";
 
+/// The built-in networks ([`EMBEDDED`]), each with the board it is kept for.
+fn embedded() -> Vec<Arc<Net>> {
+    EMBEDDED
+        .iter()
+        .map(|&(bytes, board)| {
+            let net = Net::from_bytes(bytes).expect("a built-in network reads");
+            Arc::new(Net { board, ..net })
+        })
+        .collect()
+}
+
 /// The networks the engine evaluates with where `use_net` is on: the ones built into the
 /// binary, the one in [`NET_FILE_VAR`] in place of all of its rule's (it plays every
 /// board). Read once; a file that does not read is reported on stderr and the built-in
@@ -472,13 +480,7 @@ pub const NET_FILE_VAR: &str = "FIVEFOLD_NET";
 pub fn available() -> &'static [Arc<Net>] {
     static NETS: OnceLock<Vec<Arc<Net>>> = OnceLock::new();
     NETS.get_or_init(|| {
-        let mut nets: Vec<Arc<Net>> = EMBEDDED
-            .iter()
-            .map(|&(bytes, board)| {
-                let net = Net::from_bytes(bytes).expect("a built-in network reads");
-                Arc::new(Net { board, ..net })
-            })
-            .collect();
+        let mut nets = embedded();
         if let Some(path) = std::env::var_os(NET_FILE_VAR).filter(|p| !p.is_empty()) {
             match Net::load(Path::new(&path)) {
                 Ok(net) => {
@@ -537,15 +539,7 @@ mod tests {
 
     #[test]
     fn the_built_in_networks_read_one_for_each_rule_and_board() {
-        let nets: Vec<Arc<Net>> = EMBEDDED
-            .iter()
-            .map(|&(b, board)| {
-                Arc::new(Net {
-                    board,
-                    ..Net::from_bytes(b).unwrap()
-                })
-            })
-            .collect();
+        let nets = embedded();
         for rule in [Rule::Freestyle, Rule::Renju, Rule::Exact] {
             assert!(
                 nets.iter().any(|n| n.plays(rule, 15, 15)),
