@@ -424,9 +424,10 @@ type KeptFor = Option<(usize, usize)>;
 /// - `freestyle20.fnet` is j8, kept for 20x20, where it won its SPRT against the
 ///   classical search and j8a, trained on 15x15 games only, has not yet shown that it
 ///   plays as well;
-/// - `renju.fnet` j8 as it is in both of renju's sets (black's and white's points of
-///   view; `train --cross-rule`, zero epochs; it replaced r4, trained on 1.24 million
-///   renju positions, on an SPRT win);
+/// - `renju.fnet` r8a: j8 as it is in both of renju's sets (black's and white's points
+///   of view; `train --cross-rule`, zero epochs), which replaced r4 (trained on 1.24
+///   million renju positions) on an SPRT win, fine-tuned on 400,023 positions of its own
+///   renju games and 77,008 of its games against Rapfi; it replaced j8 on an SPRT win;
 /// - `exact5.fnet` e7 (j8 taken over to exact five, `train --cross-rule`, fine-tuned on
 ///   278,000 positions of e4's exact-five games from openings shaped like the spread-out
 ///   sets into e6, which replaced e4 on an SPRT win, then on 318,977 positions of e6's
