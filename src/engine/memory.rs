@@ -111,12 +111,13 @@ pub fn trial_spare(threads: usize) -> usize {
 }
 
 /// The largest size up to `bytes` (halving, down to [`MIN_HASH_BYTES`], which is never
-/// refused) that the allocator grants now with `spare` bytes more ([`trial_spare`]). Where the address space or the
-/// committed memory is limited (`ulimit -v`, a job object), a table the system refuses
-/// would abort the process, and so would one that leaves nothing for what the engine
-/// allocates after it (threads, and the networks read at the first search); a trial
-/// allocation of the size and the spare, freed at once, finds what fits. (Where memory
-/// is overcommitted the trial always succeeds and costs nothing: it is never written.)
+/// refused) that the allocator grants now with `spare` bytes more ([`trial_spare`]).
+/// Where the address space or the committed memory is limited (`ulimit -v`, a job
+/// object), a table the system refuses would abort the process, and so would one that
+/// leaves nothing for what the engine allocates after it (threads, and the networks read
+/// at the first search); a trial allocation of the size and the spare, freed at once,
+/// finds what fits. (Where memory is overcommitted the trial always succeeds and costs
+/// nothing: it is never written.)
 pub fn allocatable(bytes: usize, spare: usize) -> usize {
     let mut b = bytes;
     while b > MIN_HASH_BYTES as usize {
