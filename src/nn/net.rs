@@ -421,9 +421,10 @@ type KeptFor = Option<(usize, usize)>;
 ///   j6, j7 and j8, then on j8's 15x15 games and 171,759 positions of j8's games against
 ///   Rapfi into j8a; j3 replaced n5, j7 replaced j3, j8 replaced j7 and j8a replaced j8
 ///   on an SPRT win over it);
-/// - `freestyle20.fnet` is j8, kept for 20x20, where it won its SPRT against the
-///   classical search and j8a, trained on 15x15 games only, has not yet shown that it
-///   plays as well;
+/// - `freestyle20.fnet` is j8w, kept for 20x20: j8a fine-tuned on 141,705 positions of
+///   j8's 20x20 self-play and 145,729 of j8's 20x20 games against Rapfi; on 20x20 it
+///   replaced j8 (which had won its SPRT against the classical search there) on an SPRT
+///   win over it;
 /// - `renju.fnet` r8a: j8 as it is in both of renju's sets (black's and white's points
 ///   of view; `train --cross-rule`, zero epochs), which replaced r4 (trained on 1.24
 ///   million renju positions) on an SPRT win, fine-tuned on 400,023 positions of its own
