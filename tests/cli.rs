@@ -604,5 +604,58 @@ fn import_reads_sample_files_that_train_then_learns_from() {
         ],
         "--teacher",
     );
+    // Two numbered games (c-gomoku-cli's GN): --games and --except-games split them.
+    let game = std::fs::read_to_string(&sgf).unwrap();
+    let numbered = format!(
+        "{}{}",
+        game.replacen("(;", "(;GN[1]", 1),
+        game.replacen("(;", "(;GN[2]", 1)
+    );
+    std::fs::write(path("two.sgf"), numbered).unwrap();
+    let two = path("two.sgf");
+    let import = |pick: &str, range: &str, out: &str| {
+        run(&["import", "--sgf", &two, pick, range, "--out", &path(out)])
+    };
+    let Run { code, err, .. } = import("--games", "2", "v.data");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("1 SGF games numbered 2-2 (0 skipped")
+            && err.contains("1 other games left out, 5 positions written"),
+        "{err}"
+    );
+    let Run { code, err, .. } = import("--except-games", "2-9", "t.data");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("1 SGF games not numbered 2-9"), "{err}");
+    // A range that picks nothing fails and leaves no file.
+    let Run { code, err, .. } = import("--games", "3-4", "none.data");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("left none of the 2 games"), "{err}");
+    assert!(!std::path::Path::new(&path("none.data")).exists());
+    refused(
+        &[
+            "import",
+            "--sgf",
+            &two,
+            "--games",
+            "4-3",
+            "--out",
+            &path("b.data"),
+        ],
+        "FROM-TO",
+    );
+    refused(
+        &[
+            "import",
+            "--sgf",
+            &two,
+            "--games",
+            "1",
+            "--except-games",
+            "2",
+            "--out",
+            &path("b.data"),
+        ],
+        "cannot be used with",
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -33,9 +33,14 @@
 #              SCALE = the teacher's score units per logit (default 225, Rapfi 0.43's
 #              classical evaluation; see `import --help`), STUDENT = the student's
 #              command (see above; default: none, the teacher plays itself),
-#              STUDENT_NODES = student nodes a move (default 10000).
+#              STUDENT_NODES = student nodes a move (default 10000), HELD_OUT =
+#              FROM-TO, game numbers held out for validation (see below).
 # Writes OUTDIR/NAME.sgf, NAME.messages.txt, NAME.out (c-gomoku-cli's report) and
-# NAME.data (imported), and with STUDENT also NAME.student.data.
+# NAME.data (imported), and with STUDENT also NAME.student.data. With HELD_OUT, each
+# kind's games numbered FROM to TO (c-gomoku-cli's GN; with STUDENT an opening's two
+# games are 2k-1 and 2k, so take FROM odd and TO even) go to NAME.val.data (and
+# NAME.student.val.data) instead, whole games apart from the training positions
+# (`import --games`, `--except-games`).
 set -euo pipefail
 OUTD=${1:?"usage: train/teacher-games.sh OUTDIR SECS NAME:RULE:SIZE:CONC:OPENINGS..."}
 SECS=${2:?"usage: train/teacher-games.sh OUTDIR SECS NAME:RULE:SIZE:CONC:OPENINGS..."}
@@ -57,6 +62,8 @@ for kind in "$@"; do
   case $rule in 0) rules+=(freestyle);; 1) rules+=(exact5);; 4) rules+=(renju);;
     *) echo "train/teacher-games.sh: rule $rule in '$kind' has no network (0, 1 or 4)" >&2; exit 2;; esac
 done
+[ -z "${HELD_OUT:-}" ] || [[ $HELD_OUT =~ ^[1-9][0-9]*(-[1-9][0-9]*)?$ ]] ||
+  { echo "train/teacher-games.sh: HELD_OUT='$HELD_OUT' is not FROM-TO (game numbers from 1)" >&2; exit 2; }
 mkdir -p "$OUTD"
 OUTD=$(cd "$OUTD" && pwd)
 # The second engine: the teacher again, or the student with both colours per opening.
@@ -82,16 +89,28 @@ for kind in "$@"; do
   pids+=($!)
 done
 wait "${pids[@]}"
+# import_as WHO SCALE NAME RULE SIZE OUT: WHO's moves of NAME's games, to OUT.data, and with
+# HELD_OUT the games numbered so to OUT.val.data instead.
+import_as() {
+  local args=(--sgf "$OUTD/$3.sgf" --messages "$OUTD/$3.messages.txt" --teacher "$1"
+    --teacher-scale "$2" --rule "$4" --size "$5")
+  if [ -n "${HELD_OUT:-}" ]; then
+    "$B" import "${args[@]}" --except-games "$HELD_OUT" --out "$OUTD/$6.data"
+    # A kind stopped by SECS before its held-out games keeps its training file.
+    "$B" import "${args[@]}" --games "$HELD_OUT" --out "$OUTD/$6.val.data" ||
+      echo "train/teacher-games.sh: $3: no held-out file" >&2
+  else
+    "$B" import "${args[@]}" --out "$OUTD/$6.data"
+  fi
+}
 k=0
 for kind in "$@"; do
   IFS=: read -r name rule size conc openings <<< "$kind"
   rmdir "$OUTD/$name.work" 2>/dev/null || true
-  "$B" import --sgf "$OUTD/$name.sgf" --messages "$OUTD/$name.messages.txt" --teacher teacher \
-    --teacher-scale "${SCALE:-225}" --out "$OUTD/$name.data" --rule "${rules[k]}" --size "$size"
+  import_as teacher "${SCALE:-225}" "$name" "${rules[k]}" "$size" "$name"
   if [ -n "${STUDENT:-}" ]; then
     # Fivefold's 'ev' is in its own units: 200 a logit (nn::eval::SCORE_PER_LOGIT).
-    "$B" import --sgf "$OUTD/$name.sgf" --messages "$OUTD/$name.messages.txt" --teacher student \
-      --teacher-scale 200 --out "$OUTD/$name.student.data" --rule "${rules[k]}" --size "$size"
+    import_as student 200 "$name" "${rules[k]}" "$size" "$name.student"
   fi
   k=$((k + 1))
 done

@@ -197,6 +197,10 @@ pub struct SgfGame {
     /// black stones and whoever plays the white ones (c-gomoku-cli names the engines so).
     pub black: Option<String>,
     pub white: Option<String>,
+    /// The game's number from `GN[n]`, if it has one. c-gomoku-cli numbers a match's
+    /// games from 1, and with `-repeat` the two games of its k-th opening are 2k-1 and 2k
+    /// (`import --games` splits a match by these numbers).
+    pub number: Option<u64>,
 }
 
 /// The value of the first property `name[...]` in `text` that is a property name of
@@ -380,6 +384,7 @@ pub fn parse_sgf_games(text: &str) -> Vec<Result<SgfGame>> {
                 values: sgf_move_values(game),
                 black: sgf_property(game, "PB").map(str::to_string),
                 white: sgf_property(game, "PW").map(str::to_string),
+                number: sgf_property(game, "GN").and_then(|n| n.trim().parse().ok()),
             }
         }));
     }

@@ -39,6 +39,11 @@
 //! plain score (a mate announced, or no thinking line) keeps [`flags::NO_SCORE`]. Games
 //! without a result or ended off the board are skipped; another rule or size, or an
 //! illegal move, is an error naming the file and the game.
+//!
+//! `--games FROM-TO` reads only the games with those numbers (`GN[n]`) and
+//! `--except-games FROM-TO` all the others, so one match splits into training and
+//! held-out files by whole games, and with `-repeat` by whole opening pairs (games 2k-1
+//! and 2k), without editing the match's files.
 
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
@@ -68,13 +73,18 @@ with --teacher NAME only the moves of the engine whose name contains NAME, and w
 --teacher-scale units per logit; moves without a plain score get NO_SCORE. Scores go to
 games in order, so a messages file must hold as many games as its SGF file. Games that
 ended off the board (time, crash, foul) or without a result are skipped and counted.
+--games FROM-TO keeps only the games numbered so (c-gomoku-cli's GN[n], from 1; an
+opening's two games with -repeat are 2k-1 and 2k), --except-games FROM-TO the others:
+run import twice to split a match into training and held-out files.
 
 Examples (Rapfi's games as a teacher; train/teacher-games.sh makes such files):
   c-gomoku-cli -engine cmd=pbrain-rapfi -engine cmd=pbrain-rapfi -each nodes=50000 \\
     -openings file=openings.txt type=pos -games 1000 -sample file=games.csv format=csv
   pbrain-fivefold import games.csv --out rapfi.data --rule freestyle --size 15
   pbrain-fivefold import --sgf match/games.sgf --messages match/messages.txt \\
-    --teacher rapfi --out rapfi.data")]
+    --teacher rapfi --out rapfi.data
+  pbrain-fivefold import --sgf match/games.sgf --messages match/messages.txt \
+    --teacher rapfi --games 301-420 --out rapfi-val.data")]
 pub struct Options {
     /// c-gomoku-cli sample files in CSV form, read in this order
     #[arg(value_name = "CSV", required_unless_present = "sgf")]
@@ -88,6 +98,13 @@ pub struct Options {
     /// c-gomoku-cli messages.txt of each --sgf file, in the same order: the teacher's scores
     #[arg(long, value_name = "FILE", requires = "teacher")]
     pub messages: Vec<PathBuf>,
+    /// With --sgf: only the games numbered FROM to TO (GN[n], from 1), e.g. held-out games
+    #[arg(long, value_name = "FROM-TO", requires = "sgf", value_parser = GameRange::parse,
+          conflicts_with = "except_games")]
+    pub games: Option<GameRange>,
+    /// With --sgf: every game but those numbered FROM to TO (the rest of such a split)
+    #[arg(long, value_name = "FROM-TO", requires = "sgf", value_parser = GameRange::parse)]
+    pub except_games: Option<GameRange>,
     /// The teacher's score units per logit (225 fits Rapfi 0.43's classical evaluation)
     #[arg(long, value_name = "UNITS", default_value_t = TEACHER_SCALE, value_parser = args::positive)]
     pub teacher_scale: f64,
@@ -100,6 +117,85 @@ pub struct Options {
     /// Board size (square)
     #[arg(long, value_name = "N", default_value_t = 15, value_parser = args::board_size)]
     pub size: usize,
+}
+
+impl Options {
+    /// The games `--games` or `--except-games` pick.
+    pub fn pick(&self) -> Pick {
+        match (self.games, self.except_games) {
+            (Some(r), _) => Pick::Only(r),
+            (None, Some(r)) => Pick::Except(r),
+            (None, None) => Pick::All,
+        }
+    }
+}
+
+/// Game numbers `FROM` to `TO`, both included (`GN[n]` of c-gomoku-cli's SGF files).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameRange {
+    pub from: u64,
+    pub to: u64,
+}
+
+impl GameRange {
+    /// Reads `FROM-TO` (1 <= FROM <= TO) or a single number.
+    pub fn parse(s: &str) -> std::result::Result<GameRange, String> {
+        let number = |t: &str| t.trim().parse::<u64>().ok().filter(|&n| n >= 1);
+        let (from, to) = match s.split_once('-') {
+            Some((a, b)) => (number(a), number(b)),
+            None => (number(s), number(s)),
+        };
+        match (from, to) {
+            (Some(from), Some(to)) if from <= to => Ok(GameRange { from, to }),
+            _ => {
+                Err("expected FROM-TO, game numbers from 1 with FROM <= TO (or one number)".into())
+            }
+        }
+    }
+
+    pub fn contains(self, n: u64) -> bool {
+        (self.from..=self.to).contains(&n)
+    }
+}
+
+/// Which games of the SGF files [`import_sgf`] reads, by their numbers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pick {
+    #[default]
+    All,
+    Only(GameRange),
+    Except(GameRange),
+}
+
+impl Pick {
+    /// Whether `game` is read; with a range, a game without a number is an error (it
+    /// could belong on either side of the split).
+    pub fn keeps(self, game: &SgfGame) -> Result<bool> {
+        let (range, inside) = match self {
+            Pick::All => return Ok(true),
+            Pick::Only(r) => (r, true),
+            Pick::Except(r) => (r, false),
+        };
+        let n = game.number.ok_or_else(|| {
+            anyhow!("the game has no number (GN[n]) to pick it by --games or --except-games")
+        })?;
+        Ok(range.contains(n) == inside)
+    }
+}
+
+/// What [`import_sgf`] read and wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SgfCounts {
+    /// Games read, of those the pick kept.
+    pub games: u64,
+    /// Of those, games without a result or ended off the board.
+    pub skipped: u64,
+    /// Games left out by the pick (`--games`, `--except-games`).
+    pub not_picked: u64,
+    /// Records written.
+    pub written: u64,
+    /// Of those, records with the teacher's score.
+    pub scored: u64,
 }
 
 /// One sample line, read but not yet checked on the board.
@@ -365,16 +461,18 @@ pub fn import<W: Write>(
 }
 
 /// Reads SGF files of games into `writer`, with the teacher's scores from the
-/// `messages` file of each (if given); returns the games read, the games skipped
-/// ([`Importer::sgf_game`]), the records written and how many of them have a score.
+/// `messages` file of each (if given), only the games `pick` keeps; says what it read
+/// and wrote. A game's scores are the messages file's game in the same place, whether
+/// or not the game is picked.
 pub fn import_sgf<W: Write>(
     files: &[PathBuf],
     messages: &[PathBuf],
     teacher: Option<&str>,
     scale: f64,
+    pick: Pick,
     importer: &mut Importer,
     writer: &mut Writer<W>,
-) -> Result<(u64, u64, u64, u64)> {
+) -> Result<SgfCounts> {
     ensure!(
         messages.is_empty() || messages.len() == files.len(),
         "{} --messages files for {} --sgf files: give one for each, in the same order",
@@ -384,7 +482,7 @@ pub fn import_sgf<W: Write>(
     let read = |path: &PathBuf| {
         std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))
     };
-    let (mut games, mut skipped, mut written, mut scored) = (0, 0, 0, 0);
+    let mut n = SgfCounts::default();
     for (k, path) in files.iter().enumerate() {
         let text = read(path)?;
         let parsed = record::parse_sgf_games(&text);
@@ -408,22 +506,26 @@ pub fn import_sgf<W: Write>(
         for (i, g) in parsed.into_iter().enumerate() {
             let at = || format!("{} game {}", path.display(), i + 1);
             let g = g.with_context(at)?;
+            if !pick.keeps(&g).with_context(at)? {
+                n.not_picked += 1;
+                continue;
+            }
             let s = scores.get(i).map_or(&[][..], |s| &s[..]);
-            games += 1;
+            n.games += 1;
             let Some(records) = importer.sgf_game(&g, teacher, s, scale).with_context(at)? else {
-                skipped += 1;
+                n.skipped += 1;
                 continue;
             };
             for r in records {
-                scored += u64::from(r.flags & flags::NO_SCORE == 0);
+                n.scored += u64::from(r.flags & flags::NO_SCORE == 0);
                 writer
                     .write(&r)
                     .with_context(|| "cannot write the output")?;
-                written += 1;
+                n.written += 1;
             }
         }
     }
-    Ok((games, skipped, written, scored))
+    Ok(n)
 }
 
 /// Runs `import`.
@@ -437,14 +539,29 @@ pub fn run(opts: &Options) -> Result<()> {
     let mut importer = Importer::new(opts.rule, opts.size)?;
     let (lines, written) = import(&opts.csv, &mut importer, &mut writer)?;
     let csv_games = importer.games();
-    let (games, skipped, sgf_written, scored) = import_sgf(
+    let sgf = import_sgf(
         &opts.sgf,
         &opts.messages,
         opts.teacher.as_deref(),
         opts.teacher_scale,
+        opts.pick(),
         &mut importer,
         &mut writer,
     )?;
+    // A range that picks nothing is a mistake (another match, a typo), not an empty set:
+    // no file is left behind for train to read as one.
+    if let Pick::Only(r) | Pick::Except(r) = opts.pick() {
+        if sgf.games == 0 {
+            drop(writer);
+            std::fs::remove_file(out).ok();
+            bail!(
+                "--games or --except-games {}-{} left none of the {} games in the SGF files",
+                r.from,
+                r.to,
+                sgf.not_picked
+            );
+        }
+    }
     writer
         .finish()
         .and_then(|mut w| w.flush())
@@ -454,14 +571,29 @@ pub fn run(opts: &Options) -> Result<()> {
         read.push(format!("{lines} samples of {csv_games} games"));
     }
     if !opts.sgf.is_empty() {
+        let SgfCounts {
+            games,
+            skipped,
+            not_picked,
+            scored,
+            ..
+        } = sgf;
+        let picked = match opts.pick() {
+            Pick::All => String::new(),
+            Pick::Only(r) => format!(" numbered {}-{}", r.from, r.to),
+            Pick::Except(r) => format!(" not numbered {}-{}", r.from, r.to),
+        };
         read.push(format!(
-            "{games} SGF games ({skipped} skipped: no result, or ended off the board; {scored} positions with the teacher's score)"
+            "{games} SGF games{picked} ({skipped} skipped: no result, or ended off the board; {scored} positions with the teacher's score)"
         ));
+        if opts.pick() != Pick::All {
+            read.push(format!("{not_picked} other games left out"));
+        }
     }
     eprintln!(
         "import: {}, {} positions written to {} ({} where the side to move could make five left out)",
         read.join(" and "),
-        written + sgf_written,
+        written + sgf.written,
         out.display(),
         importer.fives_skipped
     );
@@ -712,6 +844,7 @@ Game ID: 3
                 messages,
                 Some("rapfi"),
                 TEACHER_SCALE,
+                Pick::All,
                 &mut imp,
                 &mut w,
             )
@@ -733,5 +866,76 @@ Game ID: 3
             e.contains("a.sgf has 3 games") && e.contains("c.txt has 1"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn games_are_picked_by_their_numbers_and_keep_their_scores() {
+        let range = |from, to| GameRange { from, to };
+        assert_eq!(GameRange::parse("301-420"), Ok(range(301, 420)));
+        assert_eq!(GameRange::parse(" 7 "), Ok(range(7, 7)));
+        for bad in ["0-3", "5-4", "a-b", "", "3-", "-3", "1-2-3"] {
+            assert!(GameRange::parse(bad).is_err(), "'{bad}'");
+        }
+        // Four numbered games, the same moves; only game 3 has a score of the teacher's
+        // (white, rapfi), before move 2.
+        let game = |n: u64| {
+            format!(
+                "(;FF[4]GM[4]GN[{n}]RU[0]SZ[15]PB[ff]PW[rapfi]RE[B+1]\
+                 ;B[hh]C[opening move];W[ih];B[hg];W[ig];B[hf])\n"
+            )
+        };
+        let sgf: String = (1..=4).map(game).collect();
+        let msg = "Game ID: 1\nGame ID: 2\nGame ID: 3\n2) rapfi: Depth 3-3 | Eval 45 | Time 1ms\nGame ID: 4\n";
+        let dir = std::env::temp_dir().join(format!("fivefold-import-pick-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = |name: &str, text: &str| {
+            let f = dir.join(name);
+            std::fs::write(&f, text).unwrap();
+            f
+        };
+        let (sgf, msg) = (file("a.sgf", &sgf), file("a.txt", msg));
+        let unnumbered = file("b.sgf", &game(1).replace("GN[1]", ""));
+        let run = |sgf: &PathBuf, pick: Pick| {
+            let mut imp = Importer::new(Rule::Freestyle, 15).unwrap();
+            let mut w =
+                Writer::new(Vec::new(), Header::new(Rule::Freestyle, 15, 15).unwrap()).unwrap();
+            let messages = if sgf.ends_with("a.sgf") {
+                vec![msg.clone()]
+            } else {
+                Vec::new()
+            };
+            import_sgf(
+                std::slice::from_ref(sgf),
+                &messages,
+                Some("rapfi"),
+                TEACHER_SCALE,
+                pick,
+                &mut imp,
+                &mut w,
+            )
+        };
+        let all = run(&sgf, Pick::All).unwrap();
+        let only = run(&sgf, Pick::Only(range(3, 3))).unwrap();
+        let except = run(&sgf, Pick::Except(range(3, 3))).unwrap();
+        let wide = run(&sgf, Pick::Except(range(1, 9))).unwrap();
+        let no_number = run(&unnumbered, Pick::Only(range(1, 2)));
+        let no_number_all = run(&unnumbered, Pick::All).unwrap();
+        std::fs::remove_dir_all(&dir).ok();
+        let counts = |games, not_picked, written, scored| SgfCounts {
+            games,
+            skipped: 0,
+            not_picked,
+            written,
+            scored,
+        };
+        // White's two moves a game; game 3's score stays with game 3 however the games
+        // are picked.
+        assert_eq!(all, counts(4, 0, 8, 1));
+        assert_eq!(only, counts(1, 3, 2, 1));
+        assert_eq!(except, counts(3, 1, 6, 0));
+        assert_eq!(wide, counts(0, 4, 0, 0));
+        let e = format!("{:#}", no_number.unwrap_err());
+        assert!(e.contains("b.sgf game 1") && e.contains("no number"), "{e}");
+        assert_eq!(no_number_all, counts(1, 0, 2, 0));
     }
 }
