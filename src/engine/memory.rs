@@ -130,6 +130,26 @@ pub fn allocatable(bytes: usize, spare: usize) -> usize {
     b.max(MIN_HASH_BYTES as usize)
 }
 
+/// The most search threads, up to `threads` (halving, down to one, which is never
+/// refused), whose [`trial_spare`] the allocator grants now beside the smallest table.
+/// Under a `ulimit -v` a thread the system cannot give its stack (or the standard
+/// library its signal stack) aborts the process, so the threads are fitted before the
+/// table, which [`allocatable`] then sizes with their spare.
+pub fn affordable_threads(threads: usize) -> usize {
+    let mut t = threads.max(1);
+    while t > 1 {
+        let mut trial: Vec<u8> = Vec::new();
+        if trial
+            .try_reserve_exact((MIN_HASH_BYTES as usize).saturating_add(trial_spare(t)))
+            .is_ok()
+        {
+            return t;
+        }
+        t /= 2;
+    }
+    1
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,5 +223,15 @@ mod tests {
         // More than any address space: halved until an allocation succeeds.
         let b = allocatable(usize::MAX, trial_spare(4));
         assert!(b < usize::MAX && b >= MIN_HASH_BYTES as usize);
+    }
+
+    #[test]
+    fn threads_whose_stacks_fit_nowhere_are_halved() {
+        assert_eq!(affordable_threads(0), 1);
+        assert_eq!(affordable_threads(1), 1);
+        assert_eq!(affordable_threads(8), 8);
+        // More than any address space (a spare of 4 MB a thread past 2^62 bytes).
+        let t = affordable_threads(usize::MAX / 2);
+        assert!((1..usize::MAX / 4).contains(&t), "{t}");
     }
 }

@@ -29,7 +29,9 @@ pub mod time;
 pub mod tt;
 
 use crate::core::board::Board;
-use crate::engine::memory::{allocatable, trial_spare, MemoryLimit, MemoryPlan};
+use crate::engine::memory::{
+    affordable_threads, allocatable, trial_spare, MemoryLimit, MemoryPlan,
+};
 use crate::engine::restrict::Restrictions;
 use crate::engine::search::{Info, Limits, RootMove, SearchResult, Searcher};
 pub use crate::engine::stop::StopToken;
@@ -111,11 +113,26 @@ impl Engine {
     /// the allocator grants. The table is made again only when the planned size changed
     /// since the last call (its contents are then lost), and the old one is freed first,
     /// so both never coexist.
+    ///
+    /// Where even the smallest table leaves too little address space for the planned
+    /// threads ([`affordable_threads`], under a `ulimit -v`), fewer threads run: a thread
+    /// the system cannot give a stack to would abort the process.
     pub fn configure(&mut self, limit: MemoryLimit, threads: usize) -> MemoryPlan {
-        let plan = MemoryPlan::new(limit, threads);
-        self.set_threads(plan.threads);
+        let mut plan = MemoryPlan::new(limit, threads);
+        // The old table is freed first, so that the trials see the room it leaves.
         if self.planned_table != Some(plan.table_bytes) {
             self.set_hash_bytes(tt::BUCKET_BYTES);
+        }
+        let affordable = affordable_threads(plan.threads);
+        if affordable < plan.threads {
+            log::warn!(
+                "{} search threads do not fit in the address space; using {affordable}",
+                plan.threads
+            );
+            plan.threads = affordable;
+        }
+        self.set_threads(plan.threads);
+        if self.planned_table != Some(plan.table_bytes) {
             let got = allocatable(plan.table_bytes, trial_spare(plan.threads));
             if got < plan.table_bytes {
                 log::warn!(
