@@ -83,7 +83,7 @@ Examples (Rapfi's games as a teacher; train/teacher-games.sh makes such files):
   pbrain-fivefold import games.csv --out rapfi.data --rule freestyle --size 15
   pbrain-fivefold import --sgf match/games.sgf --messages match/messages.txt \\
     --teacher rapfi --out rapfi.data
-  pbrain-fivefold import --sgf match/games.sgf --messages match/messages.txt \
+  pbrain-fivefold import --sgf match/games.sgf --messages match/messages.txt \\
     --teacher rapfi --games 301-420 --out rapfi-val.data")]
 pub struct Options {
     /// c-gomoku-cli sample files in CSV form, read in this order
