@@ -98,7 +98,7 @@ pub struct Options {
     /// c-gomoku-cli messages.txt of each --sgf file, in the same order: the teacher's scores
     #[arg(long, value_name = "FILE", requires = "teacher")]
     pub messages: Vec<PathBuf>,
-    /// With --sgf: only the games numbered FROM to TO (GN[n], from 1), e.g. held-out games
+    /// With --sgf: only the games numbered FROM to TO (the SGF property GN, from 1), e.g. held-out games
     #[arg(long, value_name = "FROM-TO", requires = "sgf", value_parser = GameRange::parse,
           conflicts_with = "except_games")]
     pub games: Option<GameRange>,
