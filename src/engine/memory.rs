@@ -121,13 +121,18 @@ pub fn trial_spare(threads: usize) -> usize {
 pub fn allocatable(bytes: usize, spare: usize) -> usize {
     let mut b = bytes;
     while b > MIN_HASH_BYTES as usize {
-        let mut trial: Vec<u8> = Vec::new();
-        if trial.try_reserve_exact(b.saturating_add(spare)).is_ok() {
+        if grants(b.saturating_add(spare)) {
             return b;
         }
         b /= 2;
     }
     b.max(MIN_HASH_BYTES as usize)
+}
+
+/// Whether the allocator grants `bytes` now: a trial reservation, freed at once and
+/// never written.
+fn grants(bytes: usize) -> bool {
+    Vec::<u8>::new().try_reserve_exact(bytes).is_ok()
 }
 
 /// The most search threads, up to `threads` (halving, down to one, which is never
@@ -138,11 +143,7 @@ pub fn allocatable(bytes: usize, spare: usize) -> usize {
 pub fn affordable_threads(threads: usize) -> usize {
     let mut t = threads.max(1);
     while t > 1 {
-        let mut trial: Vec<u8> = Vec::new();
-        if trial
-            .try_reserve_exact((MIN_HASH_BYTES as usize).saturating_add(trial_spare(t)))
-            .is_ok()
-        {
+        if grants((MIN_HASH_BYTES as usize).saturating_add(trial_spare(t))) {
             return t;
         }
         t /= 2;

@@ -119,8 +119,9 @@ impl Engine {
     /// the system cannot give a stack to would abort the process.
     pub fn configure(&mut self, limit: MemoryLimit, threads: usize) -> MemoryPlan {
         let mut plan = MemoryPlan::new(limit, threads);
+        let new_table = self.planned_table != Some(plan.table_bytes);
         // The old table is freed first, so that the trials see the room it leaves.
-        if self.planned_table != Some(plan.table_bytes) {
+        if new_table {
             self.set_hash_bytes(tt::BUCKET_BYTES);
         }
         let affordable = affordable_threads(plan.threads);
@@ -132,7 +133,7 @@ impl Engine {
             plan.threads = affordable;
         }
         self.set_threads(plan.threads);
-        if self.planned_table != Some(plan.table_bytes) {
+        if new_table {
             let got = allocatable(plan.table_bytes, trial_spare(plan.threads));
             if got < plan.table_bytes {
                 log::warn!(
