@@ -674,3 +674,143 @@ fn match_shifts_pos_openings_onto_a_larger_board() {
         "{text15}"
     );
 }
+
+/// `scripts/referee-openings.py` with a stand-in referee that reports a mate, a lopsided
+/// score or a level one by the first stone's column, and refuses a position whose stones
+/// are not marked for the side to move: only level openings are kept, each stone near an
+/// earlier one, none an image of another under the board's symmetries; the same seed gives
+/// the same file, and `--exclude` leaves out a kept opening and its images.
+#[cfg(unix)]
+#[test]
+fn referee_openings_keeps_what_the_referee_calls_level() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: no python3 on this machine");
+        return;
+    }
+    let tmp = std::env::temp_dir().join(format!("fivefold-referee-{}", std::process::id()));
+    fs::create_dir_all(&tmp).unwrap();
+    let referee = tmp.join("referee.py");
+    fs::write(
+        &referee,
+        r#"import sys
+stones, nodes = [], False
+for line in sys.stdin:
+    w = line.strip().split()
+    if not w:
+        continue
+    if w[0] == "START":
+        print("OK", flush=True)
+    elif w == ["INFO", "max_node", "5000"]:
+        nodes = True
+    elif w[0] == "BOARD":
+        stones = []
+    elif w[0] == "DONE":
+        own = sum(1 for s in stones if s[2] == 1)
+        if not nodes or own != len(stones) // 2 or len(stones) - own != (len(stones) + 1) // 2:
+            print("ERROR stones marked for the wrong side", flush=True)
+            continue
+        x = stones[0][0]
+        ev = "+M7" if x < 4 else ("-900" if x < 8 else "25")
+        print(f"MESSAGE Depth 9-12 | Eval {ev} | Node 5000", flush=True)
+        print(f"{x},{stones[0][1]}", flush=True)
+    elif w[0] == "END":
+        break
+    elif "," in w[0]:
+        stones.append(tuple(int(v) for v in w[0].split(",")))
+"#,
+    )
+    .unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/referee-openings.py");
+    let cmd = format!("python3 '{}'", referee.display());
+    let run = |seed: &str, extra: &[&str]| {
+        let o = Command::new("python3")
+            .arg(&script)
+            .args(["--referee", &cmd, "--size", "15", "--count", "6"])
+            .args([
+                "--nodes", "5000", "--stones", "3-5", "--seed", seed, "--jobs", "2",
+            ])
+            .args(extra)
+            .output()
+            .expect("python3 runs");
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{err}");
+        (String::from_utf8_lossy(&o.stdout).into_owned(), err)
+    };
+    let (out, err) = run("4", &[]);
+    let (again, _) = run("4", &[]);
+    let kept: Vec<&str> = out.lines().collect();
+    let first = tmp.join("first.txt");
+    // The first kept opening turned half round: excluding it drops the original.
+    let turned: String = parse_pos(kept[0])
+        .iter()
+        .map(|&(x, y)| format!("{}{}", (b'a' + (14 - x) as u8) as char, 15 - y))
+        .collect();
+    fs::write(&first, format!("{turned}\n")).unwrap();
+    let (without, _) = run("4", &["--exclude", first.to_str().unwrap()]);
+    fs::remove_dir_all(&tmp).ok();
+    assert_eq!(kept.len(), 6, "{err}");
+    assert_eq!(out, again, "the same seed, a different file");
+    assert!(err.contains(": +M7;") && err.contains(": -900;"), "{err}");
+    let mut seen = Vec::new();
+    for line in &kept {
+        let st = parse_pos(line);
+        assert!((3..=5).contains(&st.len()), "{line}");
+        assert!(st[0].0 >= 8, "{line}: the referee did not call it level");
+        for (i, &(x, y)) in st.iter().enumerate() {
+            assert!(x < 15 && y < 15, "{line}");
+            assert!(!st[..i].contains(&(x, y)), "{line}: a square twice");
+            if i > 0 {
+                let near = st[..i]
+                    .iter()
+                    .any(|&(a, b)| (a - x).abs() <= 3 && (b - y).abs() <= 3);
+                assert!(near, "{line}: stone {i} far from the others");
+            }
+        }
+        let images: Vec<Vec<(i32, i32)>> = (0..8)
+            .map(|k| {
+                let mut v: Vec<(i32, i32)> = st
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(x, y))| {
+                        let (mut a, mut b) = if k & 4 != 0 { (y, x) } else { (x, y) };
+                        if k & 1 != 0 {
+                            a = 14 - a;
+                        }
+                        if k & 2 != 0 {
+                            b = 14 - b;
+                        }
+                        (a * 2 + (i as i32 % 2), b)
+                    })
+                    .collect();
+                v.sort();
+                v
+            })
+            .collect();
+        let canon = images.into_iter().min().unwrap();
+        assert!(
+            !seen.contains(&canon),
+            "{line}: an image of an earlier opening"
+        );
+        seen.push(canon);
+    }
+    let left: Vec<&str> = without.lines().collect();
+    assert!(!left.contains(&kept[0]), "{without}");
+    assert_eq!(left[..5], kept[1..], "{without}");
+}
+
+/// Squares of a c-gomoku-cli `pos` line ("h8i9g10"), 0-based.
+fn parse_pos(line: &str) -> Vec<(i32, i32)> {
+    let b = line.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let x = (b[i] - b'a') as i32;
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        out.push((x, line[start..i].parse::<i32>().unwrap() - 1));
+    }
+    out
+}
