@@ -31,6 +31,7 @@ import random
 import re
 import subprocess
 import sys
+import threading
 
 MOVE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
 EVAL = re.compile(r"\b(?:Eval|ev)\s+([+-]?M?[0-9*]+)")
@@ -87,10 +88,16 @@ def referee_eval(cmd, stones, size, rule, turn_ms, nodes):
     lines.append("DONE")
     proc = subprocess.Popen(cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    # A referee that never answers is killed, and its position counts as unbalanced.
+    watchdog = threading.Timer(turn_ms / 1000 * 3 + 30, proc.kill)
+    watchdog.start()
     last = None
     try:
-        proc.stdin.write("\n".join(lines) + "\n")
-        proc.stdin.flush()
+        try:
+            proc.stdin.write("\n".join(lines) + "\n")
+            proc.stdin.flush()
+        except BrokenPipeError:
+            raise RuntimeError(f"the referee did not start: {cmd}") from None
         for out in proc.stdout:
             if out.startswith("ERROR"):
                 raise RuntimeError(f"the referee refused the position: {out.strip()}")
@@ -100,13 +107,17 @@ def referee_eval(cmd, stones, size, rule, turn_ms, nodes):
             if MOVE.match(out):
                 break
         else:
+            if not watchdog.is_alive():
+                return None
             raise RuntimeError("the referee exited without a move")
-        proc.stdin.write("END\n")
-        proc.stdin.flush()
-        proc.wait(timeout=10)
-    except (BrokenPipeError, subprocess.TimeoutExpired):
-        pass
+        try:
+            proc.stdin.write("END\n")
+            proc.stdin.flush()
+            proc.wait(timeout=10)
+        except (BrokenPipeError, subprocess.TimeoutExpired):
+            pass  # it gave its move; how it leaves does not matter
     finally:
+        watchdog.cancel()
         if proc.poll() is None:
             proc.kill()
             proc.wait()
