@@ -11,13 +11,12 @@ stone anywhere on the board and each next one on an empty square within NEAR squ
 (king's moves) of a stone already placed. The referee, any Gomocup (pbrain) engine run as
 the shell command CMD with one thread and TURN_MS a move (or N nodes, `INFO max_node`,
 which makes the choice repeatable and blind to the machine's load), thinks with the side
-to move;
-an opening is kept when the referee's last reported evaluation is not a mate and lies
-within WINDOW either way. An opening that repeats a kept one, or a line of an --exclude
+to move; an opening is kept when the referee's last reported evaluation is not a mate and
+lies within WINDOW either way. An opening that repeats a kept one, or a line of an --exclude
 file, under a rotation or reflection of the board is skipped.
 
 The evaluation is read from the referee's MESSAGE lines: Rapfi's `Eval -35` (`+M9` for a
-mate) or Fivefold's `ev -35` (a mate is beyond WINDOW there). WINDOW is in the referee's
+mate) or Fivefold's `ev -35` (`ev +M7`). WINDOW is in the referee's
 own units: the shared sets used Rapfi 0.43 classical and 150.
 
 Writes c-gomoku-cli `pos` lines (`h8i9g10`, column letter from `a`, row from 1 at the

@@ -798,19 +798,12 @@ for line in sys.stdin:
     assert_eq!(left[..5], kept[1..], "{without}");
 }
 
-/// Squares of a c-gomoku-cli `pos` line ("h8i9g10"), 0-based.
+/// Squares of a c-gomoku-cli `pos` line ("h8i9g10") on the 15x15 board, 0-based, as
+/// signed numbers for the test's arithmetic.
 fn parse_pos(line: &str) -> Vec<(i32, i32)> {
-    let b = line.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let x = (b[i] - b'a') as i32;
-        i += 1;
-        let start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        out.push((x, line[start..i].parse::<i32>().unwrap() - 1));
-    }
-    out
+    fivefold::tools::openings::parse_pos_line(line, 15, 15)
+        .unwrap_or_else(|e| panic!("{line}: {e}"))
+        .into_iter()
+        .map(|(x, y)| (x as i32, y as i32))
+        .collect()
 }
