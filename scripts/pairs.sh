@@ -89,9 +89,10 @@ done
 points() {
   awk -v me="$(scored "$1")" 'BEGIN { RS = "\\(;" }
     NR > 1 {
-      gn = ""; pb = ""; res = ""
+      gn = ""; pb = ""; pw = ""; res = ""
       if (match($0, /GN\[[0-9]+\]/)) gn = substr($0, RSTART + 3, RLENGTH - 4)
       if (match($0, /PB\[[^]]*\]/)) pb = substr($0, RSTART + 3, RLENGTH - 4)
+      if (match($0, /PW\[[^]]*\]/)) pw = substr($0, RSTART + 3, RLENGTH - 4)
       if (match($0, /RE\[[^]]*\]/)) res = substr($0, RSTART + 3, RLENGTH - 4)
       moves = gsub(/;[BW]\[[a-z][a-z]\]/, "&"); opening = gsub(/C\[opening move\]/, "&")
       if (gn == "" || (index($0, "time forfeit") && moves == opening)) next
@@ -99,8 +100,19 @@ points() {
       else if (res ~ /^W/) p = (pb == me) ? 0 : 1
       else p = 0.5
       print gn, p, (pb == me) ? 1 : 0
+      games++; if (pb == me || pw == me) named++
+    }
+    # A score line that names neither player (one written by hand, say) would score
+    # every game as the other side'"'"'s: refuse it.
+    END {
+      if (games > named) {
+        printf "%s: the score line names %s, who did not play %d of its %d games\n", FILENAME, me, games - named, games > "/dev/stderr"
+        exit 2
+      }
     }' "$1/games.sgf"
 }
+# Every run's score line must name one of its players (see points) before anything is printed.
+for d in "$@"; do [ -f "$d" ] || points "$d" > /dev/null; done
 if [ $export_points -eq 1 ]; then
   echo "# points of $(scored "$1") in $(realpath "$1"): game number, points, had black"
   points "$1" | sort -n
