@@ -100,7 +100,8 @@ points() {
       else if (res ~ /^W/) p = (pb == me) ? 0 : 1
       else p = 0.5
       print gn, p, (pb == me) ? 1 : 0
-      games++; if (pb == me || pw == me) named++
+      # (A record cut short while c-gomoku-cli writes it may lack its names: not counted.)
+      if (pb != "" && pw != "") { games++; if (pb == me || pw == me) named++ }
     }
     # A score line that names neither player (one written by hand, say) would score
     # every game as the other side'"'"'s: refuse it.
