@@ -83,9 +83,6 @@ fi
 # The scored engine's name: from the first complete score line of match.out (the last one
 # may be half written while the match runs, and a pipeline would not stop on it).
 scored() { grep -m 1 -E "^Score of [^ ]+ vs [^ ]+: " "$1/match.out" | awk '{ print $3 }'; }
-for d in "$@"; do
-  [ -f "$d" ] || [ -n "$(scored "$d")" ] || { echo "$d/match.out: no score line yet" >&2; exit 2; }
-done
 points() {
   awk -v me="$(scored "$1")" 'BEGIN { RS = "\\(;" }
     NR > 1 {
@@ -112,8 +109,13 @@ points() {
       }
     }' "$1/games.sgf"
 }
-# Every run's score line must name one of its players (see points) before anything is printed.
-for d in "$@"; do [ -f "$d" ] || points "$d" > /dev/null; done
+# Every run (but a points file) must have a score line that names one of its players (see
+# points), checked before anything is printed.
+for d in "$@"; do
+  [ -f "$d" ] && continue
+  [ -n "$(scored "$d")" ] || { echo "$d/match.out: no score line yet" >&2; exit 2; }
+  points "$d" > /dev/null
+done
 if [ $export_points -eq 1 ]; then
   echo "# points of $(scored "$1") in $(realpath "$1"): game number, points, had black"
   points "$1" | sort -n
