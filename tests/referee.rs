@@ -29,6 +29,9 @@ fn play_game(rule_number: i64, rule: Rule, size: usize, style: Style, turn_ms: u
         ));
     }
     let mut left = [match_ms as i64; 2];
+    // Each move's number, what the referee charged for it and what was left (ms), for
+    // the message of a time loss.
+    let mut charges: Vec<(usize, u128, i64)> = Vec::new();
     let mut board = Board::new(size, size, rule).unwrap();
     let mut last: Option<Pos> = None;
     loop {
@@ -46,7 +49,12 @@ fn play_game(rule_number: i64, rule: Rule, size: usize, style: Style, turn_ms: u
         let took = t.elapsed();
         if match_ms > 0 {
             left[side.index()] -= took.as_millis() as i64;
-            assert!(left[side.index()] > 0, "{side:?} ran out of match time");
+            charges.push((board.move_count() + 1, took.as_millis(), left[side.index()]));
+            assert!(
+                left[side.index()] > 0,
+                "{side:?} ran out of match time; the last moves (number, ms, left): {:?}",
+                &charges[charges.len().saturating_sub(30)..]
+            );
         }
         assert!(
             took < Duration::from_millis(turn_ms + 500),

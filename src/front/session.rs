@@ -3211,7 +3211,7 @@ mod tests {
                 let later = s.limits(Instant::now()).budget.expect("a clock").soft;
                 assert!(later < first / 2, "{first:?} -> {later:?}");
             } else {
-                assert_eq!(s.overhead.per_move_ms(), time::MOVE_OVERHEAD_MS);
+                assert_eq!(s.overhead.per_move_ms(), time::least_overhead_ms());
             }
         }
     }
