@@ -12,6 +12,8 @@
 #              OUT = directory for the logs (default: a new temporary directory),
 #              THREADS = search threads per engine (default 1, sent as INFO thread_num),
 #              THREADS_A / THREADS_B = the same for one engine only (default THREADS),
+#              TC_A / TC_B = the time control of one engine only (default TC): time
+#                         odds, e.g. TC_A=0/1.0 to measure what twice the time is worth,
 #              SEED = seed of the openings (default 7; change it for a fresh set),
 #              OPENINGS = a file of openings to play instead of generated ones, one per
 #                         line, in c-gomoku-cli's `pos` (h8i9j7) or `offset` (0,0, 1,1)
@@ -94,8 +96,9 @@ fi
 NA=$(basename "$(dirname "$A")")-$(basename "$A"); NB=$(basename "$(dirname "$B")")-$(basename "$B")
 [ "$NA" = "$NB" ] && NB="$NB-b"
 TA=${THREADS_A:-${THREADS:-1}}; TB=${THREADS_B:-${THREADS:-1}}
+TCA=${TC_A:-$TC}; TCB=${TC_B:-$TC}
 rm -f "$OUT/stopped.txt"
-(cd "$OUT" && exec "$CLI" -engine "name=$NA" "cmd=$A" "thread=$TA" -engine "name=$NB" "cmd=$B" "thread=$TB" -each "tc=$TC" \
+(cd "$OUT" && exec "$CLI" -engine "name=$NA" "cmd=$A" "thread=$TA" "tc=$TCA" -engine "name=$NB" "cmd=$B" "thread=$TB" "tc=$TCB" \
   -rule "$RULE" -boardsize "$SIZE" -games "$GAMES" -repeat -concurrency "$CONC" -drawafter $((SIZE * SIZE)) \
   -openings "file=$OUT/openings.txt" "type=$TYPE" order=sequential ${SPRT_ARGS[@]+"${SPRT_ARGS[@]}"} \
   -sgf games.sgf -pgn games.pgn -msg messages.txt > match.out 2>&1) &

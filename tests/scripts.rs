@@ -701,6 +701,43 @@ fn match_shifts_pos_openings_onto_a_larger_board() {
     );
 }
 
+/// `TC_A` / `TC_B` give one engine its own time control (time odds); without them both
+/// engines get `TC`. The stand-in c-gomoku-cli writes its arguments, one a line.
+#[cfg(unix)]
+#[test]
+fn match_gives_each_engine_its_time_control() {
+    let tmp = std::env::temp_dir().join(format!("fivefold-odds-{}", std::process::id()));
+    fs::create_dir_all(&tmp).unwrap();
+    let cli = tmp.join("cli");
+    stand_in(
+        &cli,
+        "printf '%s\\n' \"$@\" > args.txt\necho 'Score of a vs b: 1 - 1 - 0  [0.500] 2'\n",
+    );
+    let openings = tmp.join("openings.pos.txt");
+    fs::write(&openings, "h8i9j7\n").unwrap();
+    let run = |name: &str, envs: &[(&str, &std::ffi::OsStr)]| {
+        let out = tmp.join(name);
+        let (code, text) =
+            match_with_stand_in(&cli, &openings, &out, &["2", "0/0.5", "0", "15"], envs);
+        assert_eq!(code, Some(0), "{text}");
+        let args = fs::read_to_string(out.join("args.txt")).unwrap_or_default();
+        // The time controls in order, and whether `-each` was given one.
+        let tcs: Vec<String> = args
+            .lines()
+            .filter(|a| a.starts_with("tc="))
+            .map(String::from)
+            .collect();
+        (tcs, args.lines().any(|a| a == "-each"))
+    };
+    let even = run("even", &[]);
+    let odds = run("odds", &[("TC_A", "0/1.0".as_ref())]);
+    let odds_b = run("odds-b", &[("TC_B", "0/0.25".as_ref())]);
+    fs::remove_dir_all(&tmp).ok();
+    assert_eq!(even, (vec!["tc=0/0.5".into(), "tc=0/0.5".into()], false));
+    assert_eq!(odds, (vec!["tc=0/1.0".into(), "tc=0/0.5".into()], false));
+    assert_eq!(odds_b, (vec!["tc=0/0.5".into(), "tc=0/0.25".into()], false));
+}
+
 /// `scripts/referee-openings.py` with a stand-in referee that reports a mate, a lopsided
 /// score or a level one by the first stone's column, and refuses a position whose stones
 /// are not marked for the side to move: only level openings are kept, each stone near an
