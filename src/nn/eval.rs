@@ -15,8 +15,12 @@
 //! threat row), the old states saved, and the pools corrected by the differences. The
 //! search never has to tell it about moves (the threat solver plays thousands it never
 //! evaluates); a search that evaluates at most nodes pays one move's squares and one
-//! copy per evaluation. More than [`MAX_DIRTY_MOVES`] moves played at once, moves taken
-//! back below the first frame, or another board, and every square is computed again.
+//! copy per evaluation. Moves taken back below the first frame, or another board, and
+//! every square is computed again (a *restart*): for the board of the moves the two
+//! histories share, where the new one is at most [`MAX_DIRTY_MOVES`] past them, and the
+//! rest played as a frame, so the first frame sits where the search went down from. The
+//! search evaluates a root's children without the root; a restart at the child would
+//! restart again at each of its siblings (a 20x20 search did so thousands of times).
 //!
 //! The search asks for the value of the same positions many times (iterative deepening
 //! and transpositions: a third of the bench's evaluations repeat one made before), so
@@ -42,8 +46,8 @@ use std::sync::Arc;
 pub const SCORE_PER_LOGIT: f32 = 200.0;
 /// The evaluation is held within this (a proven result is far beyond it).
 pub const SCORE_LIMIT: Score = 4000;
-/// Moves played since the evaluator's board beyond which every square is computed again
-/// rather than the squares around each move (moves taken back cost a copy).
+/// Moves past the shared ones beyond which a restart computes every square for the new
+/// board itself, rather than for the shared moves and the rest played as a frame.
 pub const MAX_DIRTY_MOVES: usize = 6;
 /// Entries of the score cache ([`Evaluator::score`]): 128 KB a search thread.
 pub const SCORE_CACHE_ENTRIES: usize = 1 << 14;
@@ -259,6 +263,8 @@ pub struct Evaluator {
     /// [`Board::hash`]: an entry holds the hash's upper 48 bits and the score's 16.
     cache: Vec<u64>,
     cache_for: (usize, usize, Rule),
+    /// Times every square was computed again (for tests and diagnostics).
+    restarts: u64,
 }
 
 /// What the evaluator keeps of one square from one point of view. Its vector is the sum
@@ -344,6 +350,7 @@ impl Evaluator {
             g_ready: false,
             cache: vec![0; SCORE_CACHE_ENTRIES],
             cache_for: (0, 0, Rule::Freestyle),
+            restarts: 0,
         }
     }
 
@@ -465,6 +472,7 @@ impl Evaluator {
 
     /// Computes every square again.
     fn refresh_all(&mut self, b: &Board) {
+        self.restarts += 1;
         if self.shape.0 != b.width() || self.shape.1 != b.height() {
             self.sq.fill([SquareState::OCCUPIED; 2]);
         } else {
@@ -484,6 +492,25 @@ impl Evaluator {
         self.moves
             .extend(b.history().iter().map(|m| (m.pos, m.color)));
         self.valid = true;
+    }
+
+    /// Computes every square again, and brings the vectors to `b`. Where `b` is a few
+    /// moves past the `common` moves the vectors stood for, the squares are computed
+    /// for the board of the common moves and the rest played as a frame: the first
+    /// frame is then where the search went down from, and going back up to it costs no
+    /// further restart. (A search that evaluates a root's children but not the root
+    /// would otherwise compute every square again at every child.)
+    #[cold]
+    fn restart(&mut self, b: &Board, common: usize) {
+        if b.move_count() - common > MAX_DIRTY_MOVES {
+            return self.refresh_all(b);
+        }
+        let mut base = b.clone();
+        while base.move_count() > common {
+            base.unmake();
+        }
+        self.refresh_all(&base);
+        self.sync(b);
     }
 
     /// Brings the vectors to `b` (see the module text): the frames of moves taken back
@@ -506,7 +533,7 @@ impl Evaluator {
         // frame held several moves); below the frames, only a refresh can go back.
         while self.moves.len() > common {
             let Some(f) = self.frames.pop() else {
-                return self.refresh_all(b);
+                return self.restart(b, common);
             };
             for s in self.saved.drain(f.saved_from..).rev() {
                 self.sq[s.square as usize][s.view as usize] = s.state;
@@ -518,9 +545,6 @@ impl Evaluator {
         let played = h.len() - from;
         if played == 0 {
             return;
-        }
-        if played > MAX_DIRTY_MOVES {
-            return self.refresh_all(b);
         }
         self.frames.push(Frame {
             moves_before: from,
@@ -711,6 +735,11 @@ impl Evaluator {
         pool
     }
 
+    /// How many times every square was computed again.
+    pub fn restarts(&self) -> u64 {
+        self.restarts
+    }
+
     /// The pools kept now.
     pub fn pools(&self) -> [[i32; DIM]; 2] {
         self.pool
@@ -851,6 +880,40 @@ pub(crate) mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_search_below_an_unevaluated_root_restarts_once() {
+        // The children of a root are evaluated, the root never (as the search does):
+        // the second child restarts for the root's board, and no sibling after it, nor
+        // a grandchild's sibling, nor a jump of more than MAX_DIRTY_MOVES moves down.
+        let net = Arc::new(random_net(Rule::Freestyle, 9));
+        let mut e = Evaluator::new(net);
+        let mut rng = XorShift64::new(5);
+        let mut b = Board::square(20, Rule::Freestyle).unwrap();
+        random_moves(&mut b, 8, &mut rng);
+        let children: Vec<Pos> = b.area(2).filter(|&p| b.is_empty(p)).take(12).collect();
+        for (i, &c) in children.iter().enumerate() {
+            b.make(c);
+            e.evaluate(&b);
+            for &g in children.iter().filter(|&&g| g != c).take(3) {
+                b.make(g);
+                e.evaluate(&b);
+                b.unmake();
+            }
+            if i == 5 {
+                let n = b.move_count() + 10;
+                random_moves(&mut b, n, &mut rng);
+                e.evaluate(&b);
+                for _ in 0..10 {
+                    b.unmake();
+                }
+            }
+            e.evaluate(&b);
+            assert_eq!(e.pools(), e.pools_from_scratch(&b));
+            b.unmake();
+        }
+        assert_eq!(e.restarts(), 2);
     }
 
     #[test]
