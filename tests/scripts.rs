@@ -643,6 +643,47 @@ fn speed_compares_time_to_depth_and_refuses_different_trees() {
     assert!(text.contains("different trees"), "{text}");
 }
 
+/// A stand-in for `pbrain-fivefold` whose `analyse` prints the JSON line of a search of
+/// `nodes` nodes in `ms` milliseconds, whatever the position.
+fn fake_analyse(path: &Path, ms: u32, nodes: u32) {
+    let body = format!(
+        "echo '{{\"lines\":[],\"considered\":9,\"depth\":10,\"nodes\":{nodes},\"time_ms\":{ms}.5,\"forced_win\":null}}'\n"
+    );
+    stand_in(path, &body);
+}
+
+#[cfg(unix)]
+#[test]
+fn speed_times_openings_to_depth_and_refuses_different_trees() {
+    let tmp = std::env::temp_dir().join(format!("fivefold-speed-open-{}", std::process::id()));
+    fs::create_dir_all(&tmp).unwrap();
+    let (old, new, other) = (tmp.join("old"), tmp.join("new"), tmp.join("other"));
+    fake_analyse(&old, 150, 1000);
+    fake_analyse(&new, 100, 1000);
+    fake_analyse(&other, 100, 999);
+    let openings = tmp.join("openings.txt");
+    fs::write(&openings, "h8i9j10\nh4j5e4\nd15f14g12h10\n").unwrap();
+    let speed = |a: &Path, b: &Path| {
+        let env = [
+            ("RUNS", "3".as_ref()),
+            ("COUNT", "2".as_ref()),
+            ("OPENINGS", openings.as_os_str()),
+        ];
+        let (code, out, err) = run_script_with("speed.sh", &[a, b], &env);
+        (code, out + &err)
+    };
+    // Two openings (COUNT), 301 ms against 201 ms to depth.
+    let (code, text) = speed(&old, &new);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(text.contains("speed-up 1.498"), "{text}");
+    assert!(text.contains("Nodes: 2000 Signature: 1000,1000,"), "{text}");
+    assert!(text.contains("2 openings of"), "{text}");
+    let (code, text) = speed(&old, &other);
+    fs::remove_dir_all(&tmp).ok();
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("different trees"), "{text}");
+}
+
 /// The Windows, release and Piskvork scripts read their options before they look for
 /// packages or build anything: `--help` prints the usage, anything else is refused with
 /// status 2.
