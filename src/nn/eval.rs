@@ -18,9 +18,10 @@
 //! copy per evaluation. Moves taken back below the first frame, or another board, and
 //! every square is computed again (a *restart*): for the board of the moves the two
 //! histories share, where the new one is at most [`MAX_DIRTY_MOVES`] past them, and the
-//! rest played as a frame, so the first frame sits where the search went down from. The
-//! search evaluates a root's children without the root; a restart at the child would
-//! restart again at each of its siblings (a 20x20 search did so thousands of times).
+//! rest played as a frame, so the first frame sits where the search went down from. A
+//! restart at the new board made it the first frame, and every board that branched off
+//! above it restarted again: after a long forced line, or between the root moves that
+//! `analyse` searches one by one, a 20x20 search did so thousands of times.
 //!
 //! The search asks for the value of the same positions many times (iterative deepening
 //! and transpositions: a third of the bench's evaluations repeat one made before), so
