@@ -903,10 +903,11 @@ pub(crate) mod tests {
                 b.unmake();
             }
             if i == 5 {
-                let n = b.move_count() + 10;
-                random_moves(&mut b, n, &mut rng);
+                let before = b.move_count();
+                random_moves(&mut b, before + 10, &mut rng);
+                assert!(b.move_count() > before + MAX_DIRTY_MOVES);
                 e.evaluate(&b);
-                for _ in 0..10 {
+                while b.move_count() > before {
                     b.unmake();
                 }
             }
