@@ -608,6 +608,15 @@ fn match_stops_when_the_test_on_the_pairs_decides() {
     assert!(unset.contains("set SPRT too") && !unset_played, "{unset}");
 }
 
+/// `scripts/speed.sh OLD NEW` with three runs each and `envs`: its status and its
+/// output and errors together.
+fn run_speed(old: &Path, new: &Path, envs: &[(&str, &std::ffi::OsStr)]) -> (Option<i32>, String) {
+    let mut env = vec![("RUNS", "3".as_ref())];
+    env.extend_from_slice(envs);
+    let (code, out, err) = run_script_with("speed.sh", &[old, new], &env);
+    (code, out + &err)
+}
+
 /// A stand-in for `pbrain-fivefold` whose `bench` prints two positions taking `ms`
 /// milliseconds each and the given signature, the lines `scripts/speed.sh` reads.
 fn fake_bench(path: &Path, ms: u32, signature: &str) {
@@ -628,10 +637,7 @@ fn speed_compares_time_to_depth_and_refuses_different_trees() {
     fake_bench(&old, 150, "abc");
     fake_bench(&new, 100, "abc");
     fake_bench(&other, 100, "def");
-    let speed = |a: &Path, b: &Path| {
-        let (code, out, err) = run_script_with("speed.sh", &[a, b], &[("RUNS", "3".as_ref())]);
-        (code, out + &err)
-    };
+    let speed = |a: &Path, b: &Path| run_speed(a, b, &[]);
     // 300 ms against 200 ms to depth: 1.5 times as fast.
     let (code, text) = speed(&old, &new);
     assert_eq!(code, Some(0), "{text}");
@@ -663,15 +669,8 @@ fn speed_times_openings_to_depth_and_refuses_different_trees() {
     fake_analyse(&other, 100, 999);
     let openings = tmp.join("openings.txt");
     fs::write(&openings, "h8i9j10\nh4j5e4\nd15f14g12h10\n").unwrap();
-    let speed = |a: &Path, b: &Path| {
-        let env = [
-            ("RUNS", "3".as_ref()),
-            ("COUNT", "2".as_ref()),
-            ("OPENINGS", openings.as_os_str()),
-        ];
-        let (code, out, err) = run_script_with("speed.sh", &[a, b], &env);
-        (code, out + &err)
-    };
+    let env = [("COUNT", "2".as_ref()), ("OPENINGS", openings.as_os_str())];
+    let speed = |a: &Path, b: &Path| run_speed(a, b, &env);
     // Two openings (COUNT), 301 ms against 201 ms to depth.
     let (code, text) = speed(&old, &new);
     assert_eq!(code, Some(0), "{text}");

@@ -499,8 +499,9 @@ impl Evaluator {
     /// moves past the `common` moves the vectors stood for, the squares are computed
     /// for the board of the common moves and the rest played as a frame: the first
     /// frame is then where the search went down from, and going back up to it costs no
-    /// further restart. (A search that evaluates a root's children but not the root
-    /// would otherwise compute every square again at every child.)
+    /// further restart. (A restart at `b` would make `b` the first frame, and each
+    /// sibling of it would restart again: after a long forced line, or between the
+    /// root moves `analyse` searches one by one.)
     #[cold]
     fn restart(&mut self, b: &Board, common: usize) {
         if b.move_count() - common > MAX_DIRTY_MOVES {
@@ -885,7 +886,8 @@ pub(crate) mod tests {
 
     #[test]
     fn a_search_below_an_unevaluated_root_restarts_once() {
-        // The children of a root are evaluated, the root never (as the search does):
+        // The children of a root are evaluated, the root never (as `analyse` does,
+        // searching each root move on its own):
         // the second child restarts for the root's board, and no sibling after it, nor
         // a grandchild's sibling, nor a jump of more than MAX_DIRTY_MOVES moves down.
         let net = Arc::new(random_net(Rule::Freestyle, 9));
