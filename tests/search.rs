@@ -130,6 +130,40 @@ fn stops_the_open_three() {
     assert!(!is_mate(s) || s > 0, "score {s}");
 }
 
+/// White to move, from a 20x20 game against Rapfi: black's open three n17-o16-p15 can be
+/// stopped at m18 or q14, but black also has a VCF from q14 (q14 r13 q17 q18 q13), so q14
+/// is the only move that does not lose at once. The threat search narrows the root to
+/// it; the engine used to answer at once with m18, the first move generated, and lost.
+#[test]
+fn the_only_defence_of_a_vcf_is_played_when_it_is_not_the_first_move_generated() {
+    let (m, s) = think(
+        "
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . O . . . . .
+        . . . . . . . . . . . . X X O X . . . .
+        . . . . . . . . . . . . O . X O X . . .
+        . . . . . . . . . . . O . O . X X . . .
+        . . . . . . . . . . . . . X X O . . . .
+        . . . . . . . . . . . . . O . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        . . . . . . . . . . . . . . . . . . . .
+        ",
+        Rule::Freestyle,
+    );
+    assert_eq!(m, sq(16, 6), "played {m:?}, score {s}");
+}
+
 /// Black to move: h7 (7,8) makes a four on the column (blocked above) and an open three
 /// on the row.
 const FOUR_THREE: &str = "
