@@ -33,7 +33,7 @@ mod common;
 use common::*;
 use fivefold::front::database::{Database, Key};
 use fivefold::{Board, Color, Pos, Rule};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// 36 squares no two of which are images of each other under the board's symmetries
@@ -42,11 +42,38 @@ fn distinct_squares() -> Vec<(usize, usize)> {
     (0..8).flat_map(|c| (0..=c).map(move |r| (r, c))).collect()
 }
 
-fn temp_db(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("fivefold-dbtest-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("yixin.db")
+/// `yixin.db` in a fresh folder of its own, which goes when this does (the test's end,
+/// passed or failed; the engines it started, declared after it, have gone by then).
+struct TempDb {
+    dir: PathBuf,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for TempDb {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for TempDb {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDb {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn temp_db(name: &str) -> TempDb {
+    let dir = scratch("dbtest", name);
+    TempDb {
+        path: dir.join("yixin.db"),
+        dir,
+    }
 }
 
 /// An engine as Yixin-Board starts it, with the database at `path` open.
@@ -443,7 +470,7 @@ fn a_damaged_file_is_an_error_not_a_crash() {
     std::fs::write(&path, &bytes).unwrap();
     let junk = path.with_file_name("junk.db");
     std::fs::write(&junk, b"this is not a database\n".repeat(300)).unwrap();
-    for p in [&path, &junk] {
+    for p in [&*path, &*junk] {
         let input = format!("START 15\nyxsetdatabase\n{}\nEND\n", p.display());
         let run = run_with_input(&[], &input);
         assert!(run.success(), "{}", run.err);

@@ -1414,11 +1414,40 @@ mod tests {
         Board::from_diagram(text, rule).expect("a diagram")
     }
 
-    fn temp(name: &str) -> PathBuf {
+    /// `positions.db` in a fresh folder of its own, which goes when this does (the
+    /// test's end, passed or failed).
+    struct TempDb {
+        dir: PathBuf,
+        path: PathBuf,
+    }
+
+    impl std::ops::Deref for TempDb {
+        type Target = Path;
+        fn deref(&self) -> &Path {
+            &self.path
+        }
+    }
+
+    impl AsRef<Path> for TempDb {
+        fn as_ref(&self) -> &Path {
+            &self.path
+        }
+    }
+
+    impl Drop for TempDb {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    fn temp(name: &str) -> TempDb {
         let dir = std::env::temp_dir().join(format!("fivefold-db-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        dir.join("positions.db")
+        TempDb {
+            path: dir.join("positions.db"),
+            dir,
+        }
     }
 
     /// A position and its mirror images share a key; the stored best move comes back in
@@ -1490,7 +1519,8 @@ mod tests {
     fn deeper_results_and_user_moves_are_kept() {
         let b = Board::new(15, 15, Rule::Freestyle).unwrap();
         let k = Key::of(&b, Color::Black);
-        let mut db = Database::open(&temp("keep")).unwrap();
+        let path = temp("keep");
+        let mut db = Database::open(&path).unwrap();
         db.store_result(&k, Pos::new(7, 7), 10, 20).unwrap();
         db.store_result(&k, Pos::new(6, 6), 30, 12).unwrap();
         assert_eq!(db.get(&k).unwrap().unwrap().best, Some(Pos::new(7, 7)));
@@ -1506,7 +1536,8 @@ mod tests {
     /// Deleting everything of one rule and size leaves the other rules' positions.
     #[test]
     fn delete_all_keeps_other_rules_and_sizes() {
-        let mut db = Database::open(&temp("family")).unwrap();
+        let path = temp("family");
+        let mut db = Database::open(&path).unwrap();
         let free = Board::new(15, 15, Rule::Freestyle).unwrap();
         let renju = Board::new(15, 15, Rule::Renju).unwrap();
         let big = Board::new(20, 20, Rule::Freestyle).unwrap();
@@ -1534,7 +1565,8 @@ mod tests {
     #[test]
     fn the_children_index_finds_every_stored_move() {
         for (w, h) in [(15, 15), (12, 9)] {
-            let mut db = Database::open(&temp(&format!("children{w}"))).unwrap();
+            let path = temp(&format!("children{w}"));
+            let mut db = Database::open(&path).unwrap();
             let mut b = Board::new(w, h, Rule::Renju).unwrap();
             let line = [(5, 4), (6, 5), (4, 4), (6, 4), (7, 3), (2, 2), (8, 6)];
             let mut side = Color::Black;
