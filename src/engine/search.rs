@@ -42,7 +42,9 @@
 //! Scores are from the side to move; a five `n` plies from the root scores
 //! `MATE - n` (see [`crate::core::types`]). The search stops when its stop token is raised,
 //! the hard time limit passes or the node limit is reached; it always has a move to
-//! answer with, because the root moves are ordered before the first iteration.
+//! answer with: the first root move as ordered before the first iteration, once the
+//! threat search has kept only the moves that refute the opponent's VCF (the same move
+//! a single legal reply is answered with at once).
 
 use crate::core::board::Board;
 use crate::core::eval;
