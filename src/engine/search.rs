@@ -475,12 +475,12 @@ impl Searcher {
                 report(&self.info(&result));
                 return result;
             }
-            // The threat search may have narrowed the root to the moves that stop the
-            // opponent's VCF: the answer before any iteration ends, and a single reply,
-            // must be one of them, not the first move generated.
-            result.best = root[0].pos;
-            result.pv = vec![result.best];
         }
+        // The root is final here (the threat search may have kept only the moves that
+        // stop the opponent's VCF): the answer before any iteration ends, and a single
+        // reply, is its first move, not the first move generated.
+        result.best = root[0].pos;
+        result.pv = vec![result.best];
         // A single legal reply needs no thought when the clock is running.
         if root.len() == 1 && limits.budget.is_some() && limits.max_depth.is_none() {
             result.depth = 1;
