@@ -429,10 +429,11 @@ type KeptFor = Option<(usize, usize)>;
 ///   of view; `train --cross-rule`, zero epochs), which replaced r4 (trained on 1.24
 ///   million renju positions) on an SPRT win, fine-tuned on 400,023 positions of its own
 ///   renju games and 77,008 of its games against Rapfi; it replaced j8 on an SPRT win;
-/// - `exact5.fnet` e7 (j8 taken over to exact five, `train --cross-rule`, fine-tuned on
+/// - `exact5.fnet` e8 (j8 taken over to exact five, `train --cross-rule`, fine-tuned on
 ///   278,000 positions of e4's exact-five games from openings shaped like the spread-out
 ///   sets into e6, which replaced e4 on an SPRT win, then on 318,977 positions of e6's
-///   own games; it replaced e6 on an SPRT win).
+///   own games into e7, which replaced e6 on an SPRT win, then on those and 158,746
+///   positions of e7's games against Rapfi; it replaced e7 on an SPRT win).
 const EMBEDDED: &[(&[u8], KeptFor)] = &[
     (include_bytes!("nets/freestyle.fnet"), None),
     (include_bytes!("nets/freestyle20.fnet"), Some((20, 20))),
