@@ -8,7 +8,9 @@
 
 use clap::{Parser, Subcommand};
 use fivefold::front::{analyse, play, solve};
-use fivefold::tools::{bench, datagen, import, openings, puzzles, selfplay, style, train, tune};
+use fivefold::tools::{
+    average, bench, datagen, import, openings, puzzles, selfplay, style, train, tune,
+};
 use std::process::ExitCode;
 
 /// Fivefold, a Gomoku and Renju engine. With no command it speaks the Gomocup (Piskvork)
@@ -58,6 +60,8 @@ enum Command {
     Import(import::Options),
     /// Train the learned evaluation and policy on datagen files
     Train(train::Options),
+    /// The weighted mean of network files, weight by weight (a weight soup)
+    Average(average::Options),
 }
 
 fn main() -> ExitCode {
@@ -99,6 +103,7 @@ fn main() -> ExitCode {
         Some(Command::Datagen(o)) => finish(datagen::run(&o)),
         Some(Command::Import(o)) => finish(import::run(&o)),
         Some(Command::Train(o)) => finish(train::run(&o)),
+        Some(Command::Average(o)) => finish(average::run(&o)),
     }
 }
 
@@ -170,6 +175,7 @@ mod tests {
             &["x", "style", "--sgf", "g.sgf"],
             &["x", "datagen", "--out", "d.data"],
             &["x", "import", "g.csv", "--out", "d.data"],
+            &["x", "average", "--out", "o.fnet", "a.fnet"],
         ] {
             if let Err(e) = Cli::try_parse_from(args) {
                 panic!("{args:?}: {e}");
@@ -190,12 +196,22 @@ mod tests {
         };
         assert_eq!(o.given, ["h8", "i9"]);
         assert_eq!(o.position.rule, fivefold::Rule::Renju);
+        let cli =
+            Cli::try_parse_from(["x", "average", "a", "b", "--out", "o", "--weights", "3,0.5"])
+                .unwrap();
+        let Some(Command::Average(o)) = cli.command else {
+            panic!("not average")
+        };
+        assert_eq!((o.nets.len(), o.weights), (2, vec![3.0, 0.5]));
         for bad in [
             &["x", "bench", "--depth", "x"][..],
             &["x", "analyse", "--threads", "0"],
             &["x", "play", "--rule", "nonsense"],
             &["x", "solve"],
             &["x", "frob"],
+            &["x", "average", "--out", "o"],
+            &["x", "average", "a", "b", "--out", "o", "--weights", "1,x"],
+            &["x", "average", "a", "b", "--out", "o", "--weights"],
         ] {
             let e = Cli::try_parse_from(bad).err().expect("an error");
             assert_eq!(e.exit_code(), 2, "{bad:?}");

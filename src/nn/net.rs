@@ -393,6 +393,86 @@ impl Net {
         std::fs::write(path, self.to_bytes()).with_context(|| format!("writing {}", path.display()))
     }
 
+    /// The weighted mean of networks of one shape, weight by weight (a *weight soup*:
+    /// a network and others fine-tuned from it, or trained from it on other data, often
+    /// play better averaged than alone). Each table entry is the mean rounded to the
+    /// nearest integer (ties to even), each head and mix number the mean as `f32`, both
+    /// computed in `f64` in the order of `nets`. The weights are normalised to sum to
+    /// one; they must be finite, not negative, one per network and not all zero. The
+    /// networks must be for one rule and have a policy mix alike; the result plays every
+    /// board of the rule.
+    pub fn mean(nets: &[Net], weights: &[f64]) -> Result<Net> {
+        ensure!(!nets.is_empty(), "no network to average");
+        ensure!(
+            weights.len() == nets.len(),
+            "{} weights for {} networks: give one weight per network",
+            weights.len(),
+            nets.len()
+        );
+        ensure!(
+            weights.iter().all(|w| w.is_finite() && *w >= 0.0),
+            "the weights must be finite and not negative"
+        );
+        let total: f64 = weights.iter().sum();
+        ensure!(total > 0.0, "the weights must not all be zero");
+        let w: Vec<f64> = weights.iter().map(|x| x / total).collect();
+        let first = &nets[0];
+        for (i, n) in nets.iter().enumerate().skip(1) {
+            ensure!(
+                n.rule == first.rule,
+                "network {} is for {}, network 1 for {}: only networks of one rule average",
+                i + 1,
+                n.rule.name(),
+                first.rule.name()
+            );
+            ensure!(
+                n.sets.len() == first.sets.len()
+                    && n.sets
+                        .iter()
+                        .zip(&first.sets)
+                        .all(|(a, b)| a.has_mix() == b.has_mix()),
+                "network {} has a policy mix and network 1 none, or the other way round",
+                i + 1
+            );
+        }
+        let sets = (0..first.sets.len())
+            .map(|k| {
+                let table = (0..first.sets[k].table.len())
+                    .map(|r| {
+                        std::array::from_fn(|c| {
+                            let m = nets
+                                .iter()
+                                .zip(&w)
+                                .fold(0.0, |s, (n, w)| s + w * n.sets[k].table[r][c] as f64);
+                            m.round_ties_even() as i16
+                        })
+                    })
+                    .collect();
+                let floats = |pick: &dyn Fn(&Set) -> &Vec<f32>| -> Vec<f32> {
+                    (0..pick(&first.sets[k]).len())
+                        .map(|i| {
+                            nets.iter()
+                                .zip(&w)
+                                .fold(0.0, |s, (n, w)| s + w * pick(&n.sets[k])[i] as f64)
+                                as f32
+                        })
+                        .collect()
+                };
+                let mut head = Head::zeros();
+                for (p, part) in head.parts_mut().into_iter().enumerate() {
+                    *part = floats(&|s: &Set| s.head.parts()[p]);
+                }
+                let mix = floats(&|s: &Set| &s.mix);
+                Set { table, head, mix }
+            })
+            .collect();
+        Ok(Net {
+            rule: first.rule,
+            sets,
+            board: None,
+        })
+    }
+
     /// Whether this network plays `rule` on a `width` x `height` board.
     pub fn plays(&self, rule: Rule, width: usize, height: usize) -> bool {
         self.rule == rule && self.board.is_none_or(|b| b == (width, height))
@@ -633,6 +713,89 @@ mod tests {
         let mut renju_as_one = sample(Rule::Renju).to_bytes();
         renju_as_one[11] = 1;
         assert!(Net::from_bytes(&renju_as_one).is_err());
+    }
+
+    #[test]
+    fn a_weight_soup_is_the_weighted_mean_of_its_networks() {
+        for (rule, mixed) in [(Rule::Exact, false), (Rule::Renju, true)] {
+            let a = sample_mixed(rule, mixed);
+            // A network averaged with itself is itself, whatever the weights.
+            assert_eq!(Net::mean(&[a.clone(), a.clone()], &[1.0, 1.0]).unwrap(), a);
+            assert_eq!(Net::mean(&[a.clone(), a.clone()], &[5.0, 0.5]).unwrap(), a);
+            assert_eq!(Net::mean(std::slice::from_ref(&a), &[2.0]).unwrap(), a);
+            // 3:1 of a and a shifted copy: every number moves a quarter of the way.
+            let mut b = a.clone();
+            for set in &mut b.sets {
+                for row in &mut set.table {
+                    for v in row.iter_mut() {
+                        *v = (*v / 2) + 4;
+                    }
+                }
+                for part in set.head.parts_mut().into_iter().chain([&mut set.mix]) {
+                    for v in part.iter_mut() {
+                        *v += 1.0;
+                    }
+                }
+            }
+            let m = Net::mean(&[a.clone(), b.clone()], &[3.0, 1.0]).unwrap();
+            for k in 0..a.sets.len() {
+                for (r, row) in m.sets[k].table.iter().enumerate() {
+                    for (c, &v) in row.iter().enumerate() {
+                        let want = 0.75 * a.sets[k].table[r][c] as f64
+                            + 0.25 * b.sets[k].table[r][c] as f64;
+                        assert!((v as f64 - want).abs() <= 0.5, "{v} {want}");
+                    }
+                }
+                let (ma, mm) = (&a.sets[k], &m.sets[k]);
+                for (pa, pm) in ma
+                    .head
+                    .parts()
+                    .into_iter()
+                    .zip(mm.head.parts())
+                    .chain([(&ma.mix, &mm.mix)])
+                {
+                    for (x, y) in pa.iter().zip(pm) {
+                        assert!((y - (x + 0.25)).abs() < 1e-5, "{x} {y}");
+                    }
+                }
+            }
+            // Halves round to even, as the same mean anywhere would.
+            let mut c = a.clone();
+            let mut d = a.clone();
+            c.sets[0].table[0][0] = 5;
+            d.sets[0].table[0][0] = 6;
+            c.sets[0].table[0][1] = -5;
+            d.sets[0].table[0][1] = -6;
+            let cd = Net::mean(&[c, d], &[1.0, 1.0]).unwrap();
+            assert_eq!(cd.sets[0].table[0][..2], [6, -6]);
+            // The result is a file the engine reads back.
+            assert_eq!(Net::from_bytes(&m.to_bytes()).unwrap(), m);
+        }
+        let a = sample(Rule::Freestyle);
+        for (nets, weights, says) in [
+            (
+                vec![a.clone(), sample(Rule::Exact)],
+                vec![1.0, 1.0],
+                "one rule",
+            ),
+            (
+                vec![a.clone(), sample_mixed(Rule::Freestyle, true)],
+                vec![1.0, 1.0],
+                "policy mix",
+            ),
+            (
+                vec![a.clone(), a.clone()],
+                vec![1.0],
+                "one weight per network",
+            ),
+            (vec![a.clone(), a.clone()], vec![1.0, -1.0], "not negative"),
+            (vec![a.clone(), a.clone()], vec![1.0, f64::NAN], "finite"),
+            (vec![a.clone(), a.clone()], vec![0.0, 0.0], "all be zero"),
+            (vec![], vec![], "no network"),
+        ] {
+            let e = Net::mean(&nets, &weights).unwrap_err().to_string();
+            assert!(e.contains(says), "{says}: {e}");
+        }
     }
 
     /// Sets a file's flags and its checksum to match, as a writer would have.

@@ -3,8 +3,10 @@
 //! for match runners ([`openings`]), fitting the evaluation weights ([`tune`]), puzzle
 //! suites ([`puzzles`]), what recorded players' moves make and block ([`style`]), and
 //! training data for a learned evaluation: self-play positions ([`datagen`]) in a
-//! binary format ([`data`]), and positions from another engine's games ([`import`](mod@import)).
+//! binary format ([`data`]), and positions from another engine's games ([`import`](mod@import)), and the mean of
+//! network files ([`average`](mod@average)).
 
+pub mod average;
 pub mod bench;
 pub mod data;
 pub mod datagen;
