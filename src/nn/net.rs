@@ -236,6 +236,19 @@ pub fn sets_for(rule: Rule) -> Option<usize> {
     }
 }
 
+/// The mean of equally long arrays under weights that sum to one, summed in `f64` in the
+/// arrays' order and stored as `f32` ([`Net::mean`]).
+fn weighted_mean<'a>(arrays: impl Iterator<Item = &'a [f32]>, weights: &[f64]) -> Vec<f32> {
+    let mut sum: Vec<f64> = Vec::new();
+    for (a, w) in arrays.zip(weights) {
+        sum.resize(a.len(), 0.0);
+        for (s, x) in sum.iter_mut().zip(a) {
+            *s += w * *x as f64;
+        }
+    }
+    sum.into_iter().map(|s| s as f32).collect()
+}
+
 fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in bytes {
@@ -448,21 +461,11 @@ impl Net {
                         })
                     })
                     .collect();
-                let floats = |pick: &dyn Fn(&Set) -> &Vec<f32>| -> Vec<f32> {
-                    (0..pick(&first.sets[k]).len())
-                        .map(|i| {
-                            nets.iter()
-                                .zip(&w)
-                                .fold(0.0, |s, (n, w)| s + w * pick(&n.sets[k])[i] as f64)
-                                as f32
-                        })
-                        .collect()
-                };
                 let mut head = Head::zeros();
                 for (p, part) in head.parts_mut().into_iter().enumerate() {
-                    *part = floats(&|s: &Set| s.head.parts()[p]);
+                    *part = weighted_mean(nets.iter().map(|n| &n.sets[k].head.parts()[p][..]), &w);
                 }
-                let mix = floats(&|s: &Set| &s.mix);
+                let mix = weighted_mean(nets.iter().map(|n| &n.sets[k].mix[..]), &w);
                 Set { table, head, mix }
             })
             .collect();

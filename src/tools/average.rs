@@ -79,13 +79,11 @@ mod tests {
     fn the_built_in_network_averaged_with_itself_is_itself() -> Result<()> {
         let dir = std::env::temp_dir().join(format!("fivefold-average-{}", std::process::id()));
         std::fs::create_dir_all(&dir)?;
-        let a = dir.join("a.fnet");
-        let bytes = std::fs::read(concat!(
+        let a = PathBuf::from(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/src/nn/nets/exact5.fnet"
-        ))
-        .context("the built-in exact-five network")?;
-        std::fs::write(&a, &bytes)?;
+        ));
+        let bytes = std::fs::read(&a).context("the built-in exact-five network")?;
         let out = dir.join("same.fnet");
         let r = run(&Options {
             out: out.clone(),
