@@ -13,7 +13,7 @@ the nearest integer, each head number the weighted mean. The result loads as any
 file does (FIVEFOLD_NET, docs/network.md).
 
 Example:
-  pbrain-fivefold average --out e8e9.fnet src/nn/nets/exact5.fnet e9.fnet --weights 1,1")]
+  pbrain-fivefold average --out mean.fnet src/nn/nets/exact5.fnet candidate.fnet --weights 1,1")]
 pub struct Options {
     /// The network file to write
     #[arg(long, value_name = "FILE")]
