@@ -512,11 +512,12 @@ type KeptFor = Option<(usize, usize)>;
 ///   of view; `train --cross-rule`, zero epochs), which replaced r4 (trained on 1.24
 ///   million renju positions) on an SPRT win, fine-tuned on 400,023 positions of its own
 ///   renju games and 77,008 of its games against Rapfi; it replaced j8 on an SPRT win;
-/// - `exact5.fnet` e8 (j8 taken over to exact five, `train --cross-rule`, fine-tuned on
-///   278,000 positions of e4's exact-five games from openings shaped like the spread-out
-///   sets into e6, which replaced e4 on an SPRT win, then on 318,977 positions of e6's
-///   own games into e7, which replaced e6 on an SPRT win, then on those and 158,746
-///   positions of e7's games against Rapfi; it replaced e7 on an SPRT win).
+/// - `exact5.fnet` e10: j8a taken over to exact five (`train --cross-rule`) and fine-tuned
+///   on every exact-five archive, 653,226 positions: e6's own games and e7's and e8's
+///   games against Rapfi. It replaced e8 on an SPRT win. e8 was j8 taken over the same
+///   way and fine-tuned on e4's games into e6, on e6's games into e7 and on e7's games
+///   against Rapfi, each replacing the one before on an SPRT win, back to e4, which won
+///   one against the classical search.
 const EMBEDDED: &[(&[u8], KeptFor)] = &[
     (include_bytes!("nets/freestyle.fnet"), None),
     (include_bytes!("nets/freestyle20.fnet"), Some((20, 20))),
