@@ -3,12 +3,16 @@
 #   1. formatting:    cargo fmt --check
 #   2. lints:         cargo clippy --all-targets -- -D warnings
 #   3. docs:          cargo doc --no-deps, warnings (broken links) as errors
-#   4. unsafe:        exactly two `unsafe` blocks in src/: the prefetch in engine/tt.rs and
-#                     glibc's mallopt in io/process.rs (each with its SAFETY comment)
+#   4. unsafe:        exactly three `unsafe` blocks in src/: the prefetch in engine/tt.rs,
+#                     glibc's mallopt in io/process.rs and Windows' GlobalMemoryStatusEx in
+#                     engine/memory.rs (each with its SAFETY comment)
 #   5. data archive:  every train/archive/*.tar.xz unpacks to the files MANIFEST lists,
 #                     with their record counts and checksums (train/archive.sh check)
 #   6. bench:         the release build's `bench` node count equals the `Bench: N` line of
 #                     the newest commit message that has one (CONTRIBUTING.md, "The Bench rule")
+#   6b. memory:       tests/memory.rs again on the release build (FIVEFOLD_BIN): every move
+#                     within its turn limit whatever memory is granted, peaks under the grant;
+#                     and fuzz_protocol's 3,000-line hostile stream in under 15 s
 #   7. weight soup:   the engine loads (FIVEFOLD_NET) a mean of two built-in networks that
 #                     `pbrain-fivefold average` wrote (that a network averaged with itself
 #                     comes back byte for byte is the unit test tools::average's)
@@ -27,19 +31,19 @@ cargo clippy --quiet --all-targets -- -D warnings
 step "cargo doc --no-deps (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --quiet --no-deps
 
-step "two unsafe blocks in src/ (engine/tt.rs, io/process.rs)"
+step "three unsafe blocks in src/ (engine/tt.rs, io/process.rs, engine/memory.rs)"
 # Count code, not comments: lines whose text before any // holds `unsafe {` or `unsafe fn`/`impl`.
-allowed='^src/(engine/tt|io/process)\.rs:'
+allowed='^src/(engine/tt|io/process|engine/memory)\.rs:'
 unsafe_lines=$(grep -rnE --include='*.rs' '^[^/]*\bunsafe\b *(\{|fn\b|impl\b|trait\b)' src || true)
 count=$(printf '%s' "$unsafe_lines" | grep -c . || true)
 echo "$unsafe_lines"
-if [ "$count" -ne 2 ] || printf '%s\n' "$unsafe_lines" | grep -vqE "$allowed" ||
-  [ "$(printf '%s\n' "$unsafe_lines" | cut -d: -f1 | sort -u | wc -l)" -ne 2 ]; then
-  echo "check.sh: expected two unsafe blocks, one in src/engine/tt.rs and one in src/io/process.rs; found $count" >&2
+if [ "$count" -ne 3 ] || printf '%s\n' "$unsafe_lines" | grep -vqE "$allowed" ||
+  [ "$(printf '%s\n' "$unsafe_lines" | cut -d: -f1 | sort -u | wc -l)" -ne 3 ]; then
+  echo "check.sh: expected three unsafe blocks, one each in src/engine/tt.rs, src/io/process.rs and src/engine/memory.rs; found $count" >&2
   exit 1
 fi
 if grep -rnE --include='*.rs' 'allow\(unsafe_code\)' src | grep -vE "$allowed"; then
-  echo "check.sh: #[allow(unsafe_code)] outside src/engine/tt.rs and src/io/process.rs" >&2
+  echo "check.sh: #[allow(unsafe_code)] outside src/engine/tt.rs, src/io/process.rs and src/engine/memory.rs" >&2
   exit 1
 fi
 
@@ -60,6 +64,10 @@ if [ "$nodes" != "$expected" ]; then
   echo "a commit that changes search behaviour must end its message with 'Bench: $nodes'" >&2
   exit 1
 fi
+step "tests/memory.rs and the hostile stream on the release build (every move in time whatever memory is granted)"
+FIVEFOLD_BIN=target/release/pbrain-fivefold cargo test --quiet --test memory
+FIVEFOLD_BIN=target/release/pbrain-fivefold cargo test --quiet --test fuzz_protocol a_long_hostile_stream
+
 step "pbrain-fivefold average (the engine loads a mean it wrote)"
 soup_dir=$(mktemp -d)
 trap 'rm -rf "$soup_dir"' EXIT

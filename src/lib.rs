@@ -19,9 +19,10 @@
 //! Nothing in `core`, `nn` or `engine` reads stdin, writes stdout, or knows about
 //! terminals or JSON (the one file read there is a network named by `FIVEFOLD_NET`). `docs/architecture.md` follows one move through these layers.
 
-// `unsafe` is allowed, explicitly, in two places: the cache prefetch in
-// `engine::tt::Tt::prefetch`, and one call to the C library in
-// `io::process::fit_allocator_to_address_space` (glibc's arenas under a `ulimit -v`).
+// `unsafe` is allowed, explicitly, in three places: the cache prefetch in
+// `engine::tt::Tt::prefetch`, one call to the C library in
+// `io::process::fit_allocator_to_address_space` (glibc's arenas under a `ulimit -v`), and
+// one to Windows in `engine::memory::physical_memory` (the machine's memory).
 #![deny(unsafe_code)]
 
 pub mod core;

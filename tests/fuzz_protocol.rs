@@ -1705,8 +1705,9 @@ fn show(transcript: &[String]) {
     }
 }
 
-/// Plays `steps` (and the closing probes) through `t`, checking every reply.
-fn play(t: &mut dyn Transport, steps: &[Step]) -> R {
+/// Plays `steps` (and the closing probes) through `t`, checking every reply; returns the
+/// transcript (`> ` lines sent, `< ` lines received).
+fn play(t: &mut dyn Transport, steps: &[Step]) -> R<Vec<String>> {
     let mut d = Driver {
         t,
         transcript: Vec::new(),
@@ -1768,7 +1769,7 @@ fn play(t: &mut dyn Transport, steps: &[Step]) -> R {
         if m.quit {
             d.expect_end()?;
             show(&d.transcript);
-            return Ok(());
+            return Ok(d.transcript);
         }
     }
     // The game survived: probe it, then end the input.
@@ -1792,7 +1793,7 @@ fn play(t: &mut dyn Transport, steps: &[Step]) -> R {
             return Err(d.fail(format!("the session logged: {l}")));
         }
     }
-    Ok(())
+    Ok(d.transcript)
 }
 
 /// Plays a stream against an in-process session.
@@ -1801,7 +1802,7 @@ fn play_in_process(steps: &[Step]) -> R {
     let _one_at_a_time: MutexGuard<()> = SESSIONS.lock().unwrap_or_else(PoisonError::into_inner);
     take_log();
     let mut t = InProcess::start();
-    play(&mut t, steps)
+    play(&mut t, steps).map(drop)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1970,8 +1971,10 @@ fn info_command() -> BoxedStrategy<Cmd> {
     ];
     let kv = prop_oneof![
         3 => (values(&["timeout_turn", "timeout_match", "time_left"]), times),
-        1 => (Just("max_memory".to_string()), values(&["0", "1", "1000", "20000000", "40000000", "-1", "x"])),
-        1 => (Just("hash_size".to_string()), values(&["0", "1", "64", "1024", "8192", "-5", "x"])),
+        // Memory from none to more than any machine has (issue 102: a table is made and
+        // emptied at no cost, whatever its size).
+        1 => (Just("max_memory".to_string()), values(&["0", "1", "1000", "20000000", "40000000", "367001600", "2147483648", "8589934592", "17179869184", "9999999999999999999999", "18446744073709551615", "-1", "x"])),
+        1 => (Just("hash_size".to_string()), values(&["0", "1", "64", "1024", "8192", "4194304", "16777216", "99999999999999999999", "-5", "x"])),
         3 => (Just("rule".to_string()), values(&["0", "1", "2", "3", "4", "5", "7", "8", "9", "-1", "99999999999999999999", "x", ""])),
         1 => (Just("thread_num".to_string()), values(&["1", "2", "3", "0", "-1", "x"])),
         1 => (Just("max_depth".to_string()), values(&["1", "2", "x", ""])),
@@ -2333,4 +2336,116 @@ proptest! {
         let mut brain = Brain::start();
         play(&mut brain, &steps)?;
     }
+}
+
+/// Whether a step could end the session (an `END` anywhere in it, even where it would be
+/// a block's line).
+fn may_end(step: &Step) -> bool {
+    let ends = |bytes: &[u8]| {
+        frame(bytes)
+            .iter()
+            .any(|l| matches!(protocol::parse(l), Command::End))
+    };
+    match step {
+        Step::ThenEnd(_) => true,
+        Step::Lines(lines) => lines.iter().any(|l| ends(&line_bytes(l))),
+        Step::Raw(bytes) => ends(&[bytes.as_slice(), b"\n"].concat()),
+        Step::ThenStop(l) => ends(&line_bytes(l)),
+        Step::Live(..) => false,
+    }
+}
+
+/// Lines a step sends (a live step one; raw bytes as the reader frames them).
+fn lines_in(step: &Step) -> usize {
+    match step {
+        Step::Lines(lines) => lines.len(),
+        Step::Raw(bytes) => frame(&[bytes.as_slice(), b"\n"].concat()).len(),
+        Step::ThenStop(_) => 2,
+        Step::ThenEnd(_) => 2,
+        Step::Live(..) => 1,
+    }
+}
+
+/// Issue 102's probe: a stream of 3,000 hostile lines from the generator (the same seed
+/// every run), with huge `max_memory` and `hash_size` values among its `INFO` lines, is
+/// worked through by the engine's binary (every reply checked, as above) in under 15 s,
+/// after which it answers `START` and plays a legal move. The 15 s are the release
+/// build's (`scripts/check.sh` runs this with `FIVEFOLD_BIN`); the test build, which
+/// checks the board after every move, gets three times as long.
+#[test]
+fn a_long_hostile_stream_is_worked_through_in_seconds() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let mut steps = vec![Step::Lines(vec![
+        plain("INFO max_depth 1"),
+        plain("INFO max_node 500"),
+        plain("INFO hash_size 1024"),
+        plain("INFO timeout_turn 1000"),
+        plain("START 15"),
+    ])];
+    // The generator's steps, and every 25th step one of these (the generator's INFO lines
+    // set the memory too, rarely).
+    let huge_settings = [
+        "INFO max_memory 2147483648",
+        "INFO max_memory 9999999999999999999999",
+        "INFO hash_size 4194304",
+        "INFO max_memory 8589934592",
+        "INFO max_memory 367001600",
+        "INFO hash_size 99999999999999999999",
+        "INFO max_memory 17179869184",
+        "INFO max_memory 18446744073709551615",
+    ];
+    let (mut lines, mut huge) = (5, 0);
+    let gen = step();
+    while lines < 3000 {
+        let s = gen.new_tree(&mut runner).expect("a step").current();
+        if may_end(&s) {
+            continue;
+        }
+        lines += lines_in(&s);
+        steps.push(s);
+        if steps.len() % 25 == 0 {
+            steps.push(Step::Lines(vec![plain(
+                huge_settings[huge % huge_settings.len()],
+            )]));
+            huge += 1;
+            lines += 1;
+        }
+    }
+    assert!(huge >= 10, "only {huge} huge memory settings in the stream");
+    // Out of any block or pending path, then a new game and a move.
+    steps.push(Step::Raw(b"DONE".to_vec()));
+    steps.push(Step::Lines(vec![plain("START 15"), plain("BEGIN")]));
+    // The test build, or the release build where FIVEFOLD_BIN names it (scripts/check.sh).
+    let (mut brain, limit) = match std::env::var("FIVEFOLD_BIN") {
+        Ok(bin) => (
+            Brain::with_command(std::process::Command::new(bin)),
+            Duration::from_secs(15),
+        ),
+        Err(_) => (Brain::start(), Duration::from_secs(45)),
+    };
+    let started = std::time::Instant::now();
+    let transcript = match play(&mut brain, &steps) {
+        Ok(t) => t,
+        Err(e) => panic!("{e}"),
+    };
+    let took = started.elapsed();
+    eprintln!("{lines} lines ({huge} huge memory settings) worked through in {took:?}");
+    assert!(took < limit, "{lines} lines took {took:?}, over {limit:?}");
+    let start = transcript
+        .iter()
+        .rposition(|l| l.starts_with("> \"START 15"))
+        .expect("the closing START was sent");
+    let after: Vec<&String> = transcript[start + 1..]
+        .iter()
+        .filter(|l| !l.starts_with("< MESSAGE") && !l.starts_with("< DEBUG"))
+        .collect();
+    assert!(
+        after.len() >= 3
+            && after[0] == "< OK"
+            && after[1].starts_with("> \"BEGIN")
+            && parse_xy(&after[2][2..]).is_some(),
+        "after the stream: {after:?}"
+    );
 }

@@ -2,6 +2,16 @@
 //! (`VmHWM` in `/proc/<pid>/status`, so Linux only) stays under `INFO max_memory`, also with
 //! many search threads, and `INFO hash_size` sizes the table; a table the system refuses
 //! is made smaller rather than abort the engine.
+//!
+//! Every move in time whatever memory is granted (issue 102): with the managers' memory
+//! settings up to 16 GiB and an absurd one, the first move, a move after `YXHASHCLEAR`,
+//! after `RESTART` and after `START` with another size each come within the turn limit
+//! and [`MARGIN_MS`], and what the engine does not use of a grant is said in a `MESSAGE`.
+//! These timings are of the test build under `cargo test`; `scripts/check.sh` runs them
+//! again on the release build (`FIVEFOLD_BIN`).
+//!
+//! The tests take one lock, so that the timings are not of a machine busy with the
+//! 128-thread searches of another test.
 
 #![cfg(target_os = "linux")]
 
@@ -9,6 +19,25 @@ mod common;
 
 use common::{expect_move, Brain};
 use std::process::Command;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn one_at_a_time() -> MutexGuard<'static, ()> {
+    ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The engine's binary: `FIVEFOLD_BIN` where set (scripts/check.sh names the release
+/// build), else the test build.
+fn binary() -> String {
+    std::env::var("FIVEFOLD_BIN").unwrap_or_else(|_| env!("CARGO_BIN_EXE_pbrain-fivefold").into())
+}
+
+/// The engine started from [`binary`].
+fn engine() -> Brain {
+    Brain::with_command(Command::new(binary()))
+}
 
 /// Peak and current resident memory of a process, in bytes.
 fn memory(pid: u32) -> (u64, u64) {
@@ -29,10 +58,13 @@ fn memory(pid: u32) -> (u64, u64) {
     (field("VmHWM:"), field("VmRSS:"))
 }
 
-/// Plays a few moves with `settings` sent first (searching about `turn_ms` each), empties
-/// the table, and returns the peak resident memory.
+/// Plays a few moves with `settings` sent first (searching about `turn_ms` each), waits
+/// (at most 10 s) until the peak resident memory stops growing (the background thread
+/// that writes a new table's pages in between searches, at least 64 pages a few
+/// milliseconds, has written all of it), and returns it.
 fn peak_after_searching(settings: &[&str], rule: u32, turn_ms: u64) -> u64 {
-    let mut b = Brain::start();
+    let _lock = one_at_a_time();
+    let mut b = engine();
     b.send(&format!("INFO rule {rule}"));
     for s in settings {
         b.send(s);
@@ -48,11 +80,19 @@ fn peak_after_searching(settings: &[&str], rule: u32, turn_ms: u64) -> u64 {
             &b.ask(&format!("TURN {},{}", their.0, their.1)),
         ));
     }
-    // Emptying the table writes all of it, so all of it is resident now, however few
+    // The table's pages are written in between the searches and after them, however few
     // entries the searches stored (a debug build searches slowly).
-    b.send("YXHASHCLEAR");
     b.expect_silence();
-    let (peak, _) = memory(b.pid());
+    let waited = Instant::now();
+    let mut peak = memory(b.pid()).0;
+    while waited.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(200));
+        let now = memory(b.pid()).0;
+        if now == peak {
+            break;
+        }
+        peak = now;
+    }
     b.send("END");
     peak
 }
@@ -157,10 +197,11 @@ fn a_table_the_system_refuses_is_made_smaller() {
         (8, "INFO hash_size 1048576"),
         (64, "INFO max_memory 1073741824"),
     ] {
+        let _lock = one_at_a_time();
         let mut cmd = Command::new("sh");
         cmd.arg("-c")
             .arg("ulimit -v 300000 && exec \"$0\"")
-            .arg(env!("CARGO_BIN_EXE_pbrain-fivefold"));
+            .arg(binary());
         let mut b = Brain::with_command(cmd);
         b.send(&format!("INFO thread_num {threads}"));
         b.send(setting);
@@ -170,4 +211,159 @@ fn a_table_the_system_refuses_is_made_smaller() {
         expect_move(&b.ask("TURN 11,11"));
         b.expect_silence();
     }
+}
+
+const GB: u64 = 1 << 30;
+/// The turn limit of the timing tests (`INFO timeout_turn`).
+const TURN_MS: u64 = 100;
+/// How late past the turn limit a move may come.
+const MARGIN_MS: u64 = 50;
+
+/// The machine's memory (`MemTotal`).
+fn machine_memory() -> u64 {
+    let info = std::fs::read_to_string("/proc/meminfo").expect("read /proc/meminfo");
+    let kb: u64 = info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("MemTotal in /proc/meminfo");
+    kb * 1024
+}
+
+/// Sends `cmd`, expects a move, and checks that it came within the turn limit and the
+/// margin; returns how long it took.
+fn timed_move(b: &mut Brain, cmd: &str, what: &str) -> Duration {
+    let t = Instant::now();
+    let reply = b.ask(cmd);
+    let took = t.elapsed();
+    expect_move(&reply);
+    assert!(
+        took <= Duration::from_millis(TURN_MS + MARGIN_MS),
+        "{what}: the move came after {took:?}, over the {TURN_MS} ms turn limit and {MARGIN_MS} ms"
+    );
+    took
+}
+
+#[test]
+fn every_move_keeps_the_turn_limit_whatever_memory_is_granted() {
+    // What the manager sends, and what it grants: the whole engine for max_memory; the
+    // table alone for hash_size (Yixin-Board's, in kilobytes), the rest besides; the
+    // machine for an absurd value.
+    let rows = [
+        ("INFO max_memory 367001600", 367_001_600),
+        ("INFO max_memory 2147483648", 2 * GB),
+        ("INFO max_memory 8589934592", 8 * GB),
+        ("INFO max_memory 17179869184", 16 * GB),
+        ("INFO hash_size 4194304", 4 * GB + 64 * MB),
+        ("INFO max_memory 9999999999999999999999", machine_memory()),
+    ];
+    for (setting, granted) in rows {
+        let _lock = one_at_a_time();
+        let mut b = engine();
+        b.send(setting);
+        b.new_game(15, TURN_MS);
+        let mut took = vec![timed_move(
+            &mut b,
+            "BEGIN",
+            &format!("{setting}, first move"),
+        )];
+        took.push(timed_move(
+            &mut b,
+            "TURN 3,3",
+            &format!("{setting}, second move"),
+        ));
+        b.send("YXHASHCLEAR");
+        took.push(timed_move(
+            &mut b,
+            "TURN 11,11",
+            &format!("{setting}, after YXHASHCLEAR"),
+        ));
+        assert_eq!(b.ask("RESTART"), "OK");
+        took.push(timed_move(
+            &mut b,
+            "BEGIN",
+            &format!("{setting}, after RESTART"),
+        ));
+        assert_eq!(b.ask("START 20"), "OK");
+        took.push(timed_move(
+            &mut b,
+            "BEGIN",
+            &format!("{setting}, after START 20"),
+        ));
+        took.push(timed_move(
+            &mut b,
+            "TURN 3,3",
+            &format!("{setting}, on 20x20"),
+        ));
+        let (peak, _) = memory(b.pid());
+        eprintln!(
+            "{setting}: moves after {:?}, peak {} MB",
+            took.iter().map(|d| d.as_millis()).collect::<Vec<_>>(),
+            peak / MB
+        );
+        assert!(
+            peak < granted,
+            "{setting}: peak resident memory {peak} bytes, over the {granted} granted"
+        );
+        b.send("END");
+    }
+}
+
+/// The `MESSAGE` lines that come with the reply to `cmd` sent after `setting`.
+fn messages_after(b: &mut Brain, setting: &str, cmd: &str) -> Vec<String> {
+    b.send(setting);
+    b.ask_all(cmd)
+        .into_iter()
+        .filter(|l| l.starts_with("MESSAGE"))
+        .collect()
+}
+
+/// The engine's answer to `YXSHOWHASHUSAGE` (a `MESSAGE` with the table's size).
+fn hash_usage(b: &mut Brain) -> String {
+    b.send("YXSHOWHASHUSAGE");
+    let l = b.line();
+    assert!(l.starts_with("MESSAGE Hash usage: "), "{l}");
+    l
+}
+
+#[test]
+fn memory_the_engine_does_not_use_is_said() {
+    let _lock = one_at_a_time();
+    let mut b = engine();
+    b.send("INFO thread_num 1");
+    // Gomocup's 350 MB: all of it planned for, nothing to say; the table is 70% of it
+    // less the engine's reserve.
+    assert_eq!(
+        messages_after(&mut b, "INFO max_memory 367001600", "START 15"),
+        Vec::<String>::new()
+    );
+    assert!(hash_usage(&mut b).contains("of 229 MB"));
+    // 16 GiB: more than the largest table.
+    let said = messages_after(&mut b, "INFO max_memory 17179869184", "START 15");
+    assert_eq!(
+        said,
+        ["MESSAGE INFO max_memory 17179869184: more than the largest table the engine makes (4 GB); using a 4 GB transposition table and 1 search thread"],
+    );
+    assert!(hash_usage(&mut b).contains("of 4 GB"));
+    // More than any machine has.
+    let said = messages_after(&mut b, "INFO max_memory 9999999999999999999999", "START 15");
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].starts_with(
+            "MESSAGE INFO max_memory 9999999999999999999999: more than this machine has ("
+        ) && said[0].ends_with("GB); using a 4 GB transposition table and 1 search thread"),
+        "{said:?}"
+    );
+    let said = messages_after(&mut b, "INFO hash_size 99999999999999", "START 15");
+    assert!(
+        said.len() == 1 && said[0].contains("more than this machine has"),
+        "{said:?}"
+    );
+    // A table of 1 GB asked for (hash_size in kilobytes) is made as asked.
+    assert_eq!(
+        messages_after(&mut b, "INFO hash_size 1048576", "START 15"),
+        Vec::<String>::new()
+    );
+    assert!(hash_usage(&mut b).contains("of 1 GB"));
+    b.send("END");
 }

@@ -567,7 +567,19 @@ fn extreme_numbers_are_survived() {
         b.send(&format!("INFO {key} {huge}"));
     }
     b.send("INFO max_memory 0\nINFO hash_size 0\nINFO thread_num 1\nINFO max_depth 0");
-    b.expect_silence();
+    // The memory settings beyond the machine are said, before the next reply; nothing
+    // else is.
+    let lines = b.ask_all("ABOUT");
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    for (line, key) in lines.iter().zip(["max_memory", "hash_size"]) {
+        assert!(
+            line.starts_with(&format!(
+                "MESSAGE INFO {key} {huge}: more than this machine has"
+            )),
+            "{lines:?}"
+        );
+    }
+    assert!(lines[2].starts_with("name=\"Fivefold\""), "{lines:?}");
     // No time limit to speak of: the opening move needs no search, the next is stopped.
     assert_eq!(b.ask("BEGIN"), "7,7");
     b.send("TURN 8,8");

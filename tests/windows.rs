@@ -278,8 +278,8 @@ fn the_bench_matches_the_linux_build() {
 }
 
 /// Gomocup's manager kills an AI that uses more than 350 MB. With `INFO max_memory`
-/// saying so, two games' worth of searching (each `START` clears the table) stays
-/// under it, counted as the resident memory of the whole wine process.
+/// saying so, two games' worth of searching stays under it, counted as the resident
+/// memory of the whole wine process.
 #[test]
 fn memory_stays_under_gomocups_limit() {
     with_wine("memory_stays_under_gomocups_limit", |wine, exe| {
@@ -298,14 +298,56 @@ fn memory_stays_under_gomocups_limit() {
             peak < GOMOCUP_MEMORY,
             "{exe} peaked at {peak} bytes, over 350 MB"
         );
-        // The table is allocated and touched: a search of this length fills most of
-        // it, so the figure measures the plan, not an idle process.
+        // The table is written in by the searches and, between them, by the engine's
+        // warmer: searches of this length fill most of it, so the figure measures the
+        // plan, not an idle process.
         assert!(
             peak > GOMOCUP_MEMORY / 3,
             "{exe} peaked at only {peak} bytes"
         );
         e.send("END");
     });
+}
+
+/// Every move in time whatever memory is granted (issue 102): with `INFO max_memory` at
+/// 2 GiB (a table of 1.4 GB, made and emptied in microseconds), the first move, one after
+/// a real search, one after `YXHASHCLEAR` and one after `RESTART` each come within the
+/// 100 ms turn limit and 50 ms, and the peak resident memory stays under the grant.
+#[test]
+fn every_first_move_keeps_the_turn_limit_with_2_gib() {
+    with_wine(
+        "every_first_move_keeps_the_turn_limit_with_2_gib",
+        |wine, exe| {
+            const GRANT: u64 = 2 << 30;
+            let mut e = wine.brain(exe);
+            e.send(&format!("INFO max_memory {GRANT}"));
+            assert_eq!(e.ask("START 15"), "OK");
+            e.send("INFO timeout_turn 100");
+            let timed = |e: &mut Brain, cmd: &str| {
+                let t = Instant::now();
+                let reply = e.ask(cmd);
+                let took = t.elapsed();
+                expect_move(&reply);
+                assert!(
+                    took <= Duration::from_millis(150),
+                    "{exe}: {cmd} answered after {took:?}, over 100 ms and 50 ms"
+                );
+                took.as_millis()
+            };
+            let mut took = vec![timed(&mut e, "BEGIN"), timed(&mut e, "TURN 3,3")];
+            e.send("YXHASHCLEAR");
+            took.push(timed(&mut e, "TURN 11,11"));
+            assert_eq!(e.ask("RESTART"), "OK");
+            took.push(timed(&mut e, "BEGIN"));
+            let peak = peak_memory(e.pid());
+            eprintln!(
+                "  moves after {took:?} ms; peak resident memory {} MB",
+                peak >> 20
+            );
+            assert!(peak < GRANT, "{exe} peaked at {peak} bytes, over 2 GiB");
+            e.send("END");
+        },
+    );
 }
 
 /// Each of Gomocup's time controls (30 s a move and 180 s a game; fastgame 5 s and

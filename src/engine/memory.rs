@@ -6,6 +6,10 @@
 //! like; [`MemoryPlan::new`] decides, and [`crate::engine::Engine::configure`] applies the
 //! plan. Everything but the table and the helper threads is a fixed reserve
 //! ([`RESERVED_BYTES`]).
+//!
+//! A limit is a grant, not a demand: no limit makes the engine plan for more memory than
+//! the machine has ([`machine_memory`]), and the plan says what held the table below what
+//! the limit alone would give ([`Cap`]), so that a front end can tell its user.
 
 use crate::engine::DEFAULT_HASH_BYTES;
 
@@ -42,6 +46,19 @@ pub enum MemoryLimit {
     Table(u64),
 }
 
+/// What held the table below the size its [`MemoryLimit`] alone gives.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Cap {
+    /// The limit is more than the machine has (its memory in bytes, [`machine_memory`]):
+    /// the plan is made for that instead.
+    Machine(u64),
+    /// The table would be larger than [`MAX_HASH_BYTES`].
+    Largest,
+    /// The system refused the memory (an address-space or commit limit): the table is
+    /// the largest it granted ([`allocatable`]; set by [`crate::engine::Engine::configure`]).
+    Refused,
+}
+
 /// What fits under a [`MemoryLimit`].
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct MemoryPlan {
@@ -50,36 +67,124 @@ pub struct MemoryPlan {
     pub table_bytes: usize,
     /// Search threads to run (1 to [`crate::engine::MAX_THREADS`]).
     pub threads: usize,
+    /// What made the table smaller than the limit alone gives, if anything.
+    pub cap: Option<Cap>,
 }
 
 impl MemoryPlan {
     /// The table size and the number of search threads for `limit` and the threads asked
-    /// for (clamped to 1 ..= [`crate::engine::MAX_THREADS`]).
+    /// for, on this machine ([`MemoryPlan::for_machine`] with [`machine_memory`]).
+    pub fn new(limit: MemoryLimit, threads: usize) -> MemoryPlan {
+        MemoryPlan::for_machine(limit, threads, machine_memory())
+    }
+
+    /// The table size and the number of search threads for `limit` and the threads asked
+    /// for (clamped to 1 ..= [`crate::engine::MAX_THREADS`]) on a machine with `machine`
+    /// bytes of memory (`None`: not known).
     ///
     /// Under [`MemoryLimit::Total`], what is left of its [`MEMORY_SHARE_PERCENT`] after
     /// [`RESERVED_BYTES`] is shared: threads beyond the first take at most half of it
     /// ([`THREAD_BYTES`] each) and the table the rest, so a small limit on a machine with
     /// many cores runs fewer threads rather than go over it. Other limits keep the
-    /// threads. The table is always between [`MIN_HASH_BYTES`] and [`MAX_HASH_BYTES`].
-    pub fn new(limit: MemoryLimit, threads: usize) -> MemoryPlan {
+    /// threads. A whole-engine limit above the machine's memory counts as the machine's
+    /// memory, and a table alone gets at most what that would give it. The table is
+    /// always between [`MIN_HASH_BYTES`] and [`MAX_HASH_BYTES`].
+    pub fn for_machine(limit: MemoryLimit, threads: usize, machine: Option<u64>) -> MemoryPlan {
         let threads = crate::engine::clamp_threads(threads);
+        let machine = machine.filter(|&m| m > 0);
+        let mut cap = None;
         let (table, threads) = match limit {
             MemoryLimit::Total(m) if m > 0 => {
+                let m = match machine {
+                    Some(have) if have < m => {
+                        cap = Some(Cap::Machine(have));
+                        have
+                    }
+                    _ => m,
+                };
                 let usable = usable_bytes(m);
                 let extra = usize::try_from(usable / 2 / THREAD_BYTES).unwrap_or(usize::MAX);
                 let threads = threads.min(extra.saturating_add(1));
                 let helpers = (threads as u64 - 1).saturating_mul(THREAD_BYTES);
                 (usable.saturating_sub(helpers), threads)
             }
-            MemoryLimit::Table(t) if t > 0 => (t, threads),
+            MemoryLimit::Table(t) if t > 0 => match machine {
+                Some(have) if usable_bytes(have) < t => {
+                    cap = Some(Cap::Machine(have));
+                    (usable_bytes(have), threads)
+                }
+                _ => (t, threads),
+            },
             _ => (DEFAULT_HASH_BYTES as u64, threads),
         };
+        if table > MAX_HASH_BYTES && cap.is_none() {
+            cap = Some(Cap::Largest);
+        }
         let table = table.clamp(MIN_HASH_BYTES, MAX_HASH_BYTES);
         MemoryPlan {
             table_bytes: usize::try_from(table).unwrap_or(usize::MAX),
             threads,
+            cap,
         }
     }
+}
+
+/// The memory this machine has, in bytes, as far as the engine can tell: the physical
+/// memory (Linux: `MemTotal` of `/proc/meminfo`; Windows: `GlobalMemoryStatusEx`), or the
+/// memory limit of the process's control group (a container's, Linux cgroup v2
+/// `memory.max`) where that is less. `None` where neither can be read.
+pub fn machine_memory() -> Option<u64> {
+    let physical = physical_memory();
+    let group = std::fs::read_to_string("/sys/fs/cgroup/memory.max")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok());
+    match (physical, group) {
+        (Some(p), Some(g)) => Some(p.min(g)),
+        (p, g) => p.or(g),
+    }
+}
+
+/// `MemTotal` of `/proc/meminfo`, in bytes.
+#[cfg(not(windows))]
+fn physical_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    mem_total(&info)
+}
+
+/// The physical memory Windows reports (`GlobalMemoryStatusEx`'s `ullTotalPhys`).
+#[cfg(windows)]
+#[allow(unsafe_code)]
+fn physical_memory() -> Option<u64> {
+    use windows_sys::Win32::System::SystemInformation::{GlobalMemoryStatusEx, MEMORYSTATUSEX};
+    let mut status = MEMORYSTATUSEX {
+        dwLength: std::mem::size_of::<MEMORYSTATUSEX>() as u32,
+        dwMemoryLoad: 0,
+        ullTotalPhys: 0,
+        ullAvailPhys: 0,
+        ullTotalPageFile: 0,
+        ullAvailPageFile: 0,
+        ullTotalVirtual: 0,
+        ullAvailVirtual: 0,
+        ullAvailExtendedVirtual: 0,
+    };
+    // SAFETY: `status` is a valid MEMORYSTATUSEX with its length set, as the call requires;
+    // it only writes into it.
+    let ok = unsafe { GlobalMemoryStatusEx(&mut status) } != 0;
+    (ok && status.ullTotalPhys > 0).then_some(status.ullTotalPhys)
+}
+
+/// The `MemTotal` line of a `/proc/meminfo` text, in bytes.
+#[cfg_attr(windows, allow(dead_code))]
+fn mem_total(info: &str) -> Option<u64> {
+    let kb: u64 = info
+        .lines()
+        .find_map(|l| l.strip_prefix("MemTotal:"))?
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse()
+        .ok()?;
+    kb.checked_mul(1024)
 }
 
 /// The part of a whole-engine limit of `total` bytes left for the table and the helper
@@ -157,7 +262,7 @@ mod tests {
     use crate::engine::MAX_THREADS;
 
     fn table(limit: MemoryLimit) -> usize {
-        MemoryPlan::new(limit, 1).table_bytes
+        MemoryPlan::for_machine(limit, 1, None).table_bytes
     }
 
     #[test]
@@ -177,7 +282,7 @@ mod tests {
     #[test]
     fn memory_limits_the_threads() {
         let plan = |limit, threads| {
-            let p = MemoryPlan::new(limit, threads);
+            let p = MemoryPlan::for_machine(limit, threads, None);
             (p.table_bytes, p.threads)
         };
         // Other limits keep the threads (within the engine's cap).
@@ -215,6 +320,44 @@ mod tests {
         }
         assert_eq!(plan(MemoryLimit::Total(64 << 20), 4).1, 4);
         assert!(plan(MemoryLimit::Total(64 << 20), 128).1 < 40);
+    }
+
+    #[test]
+    fn no_limit_plans_for_more_than_the_machine_has() {
+        const GB: u64 = 1 << 30;
+        let plan = |limit, machine| MemoryPlan::for_machine(limit, 1, machine);
+        // Under the machine's memory: as without it.
+        let gomocup = MemoryLimit::Total(350 << 20);
+        assert_eq!(plan(gomocup, Some(24 * GB)), plan(gomocup, None));
+        assert_eq!(plan(gomocup, Some(24 * GB)).cap, None);
+        // More than the machine: planned for the machine.
+        let huge = plan(MemoryLimit::Total(u64::MAX), Some(2 * GB));
+        assert_eq!(huge.cap, Some(Cap::Machine(2 * GB)));
+        assert_eq!(huge.table_bytes as u64, usable_bytes(2 * GB));
+        let table = plan(MemoryLimit::Table(4 * GB), Some(2 * GB));
+        assert_eq!(table.cap, Some(Cap::Machine(2 * GB)));
+        assert_eq!(table.table_bytes as u64, usable_bytes(2 * GB));
+        assert_eq!(plan(MemoryLimit::Table(GB), Some(2 * GB)).cap, None);
+        // The largest table the engine makes.
+        let big = plan(MemoryLimit::Total(16 * GB), Some(64 * GB));
+        assert_eq!(big.cap, Some(Cap::Largest));
+        assert_eq!(big.table_bytes as u64, MAX_HASH_BYTES);
+        assert_eq!(
+            plan(MemoryLimit::Total(16 * GB), None).cap,
+            Some(Cap::Largest)
+        );
+        assert_eq!(plan(MemoryLimit::Default, Some(GB)).cap, None);
+    }
+
+    #[test]
+    fn the_machines_memory_is_read_from_meminfo() {
+        let info = "MemTotal:       24559044 kB\nMemFree:        23000000 kB\n";
+        assert_eq!(mem_total(info), Some(24_559_044 * 1024));
+        assert_eq!(mem_total("MemFree: 5 kB\n"), None);
+        assert_eq!(mem_total("MemTotal: lots\n"), None);
+        if cfg!(target_os = "linux") {
+            assert!(machine_memory().is_some_and(|m| m > 64 << 20));
+        }
     }
 
     #[test]

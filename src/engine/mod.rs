@@ -10,7 +10,13 @@
 //! ([`search::Limits`]); the root threat search is bounded by a deadline the solver
 //! checks itself, so no search starts a timer thread.
 //!
-//! Below it: [`memory`] (the memory plan), [`stop`] (stop tokens), [`search`] (iterative
+//! Making, resizing and emptying the table never stall a move, whatever its size: the
+//! table is memory the system hands out zeroed, emptied by starting a new epoch
+//! ([`tt`]), and its pages are written in by a background thread while no search runs
+//! ([`warm`]).
+//!
+//! Below it: [`memory`] (the memory plan), [`warm`] (the table's pages faulted in between
+//! searches), [`stop`] (stop tokens), [`search`] (iterative
 //! deepening PVS), [`threat`] (VCF/VCT solver), [`movegen`] (threat-aware move generation),
 //! [`picker`] (move ordering), [`params`] (the search's tunable parameters), [`multipv`]
 //! (several best lines), [`restrict`] (moves a person ruled out: block paths and forbidden
@@ -27,15 +33,17 @@ pub mod stop;
 pub mod threat;
 pub mod time;
 pub mod tt;
+pub mod warm;
 
 use crate::core::board::Board;
 use crate::engine::memory::{
-    affordable_threads, allocatable, trial_spare, MemoryLimit, MemoryPlan,
+    affordable_threads, allocatable, trial_spare, Cap, MemoryLimit, MemoryPlan,
 };
 use crate::engine::restrict::Restrictions;
 use crate::engine::search::{Info, Limits, RootMove, SearchResult, Searcher};
 pub use crate::engine::stop::StopToken;
 use crate::engine::tt::Tt;
+use crate::engine::warm::Warmer;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
@@ -73,6 +81,9 @@ pub struct Engine {
     planned_table: Option<usize>,
     /// Moves every search leaves out ([`Engine::set_restrictions`]); empty by default.
     restrict: Arc<Restrictions>,
+    /// Writes the table's pages in between searches ([`warm`]); `None` for a small table
+    /// or once replaced.
+    warmer: Option<Warmer>,
 }
 
 impl Default for Engine {
@@ -87,6 +98,7 @@ impl Engine {
         let tt = Arc::new(Tt::new(hash_bytes));
         let searcher = Searcher::new(tt.clone(), StopToken::new());
         Engine {
+            warmer: Warmer::start(tt.clone()),
             tt,
             searcher,
             helpers: Vec::new(),
@@ -97,22 +109,33 @@ impl Engine {
         }
     }
 
-    /// Resizes the table (its contents are lost).
+    /// Resizes the table (its contents are lost). The old table is freed before the new
+    /// one is made.
     pub fn set_hash_bytes(&mut self, bytes: usize) {
         self.planned_table = None;
         if bytes != self.tt.size_bytes() {
-            self.tt = Arc::new(Tt::new(bytes));
-            self.searcher = Searcher::new(self.tt.clone(), StopToken::new());
-            self.searcher.params = self.params.clone();
+            // Everything that holds the old table lets go of it: the warmer (its thread
+            // ends), the searchers, then the engine.
+            self.warmer = None;
             self.helpers.clear();
+            let stop = StopToken::new();
+            self.tt = Arc::new(Tt::new(tt::BUCKET_BYTES));
+            self.searcher = Searcher::new(self.tt.clone(), stop.clone());
+            self.tt = Arc::new(Tt::new(bytes));
+            self.searcher = Searcher::new(self.tt.clone(), stop);
+            self.searcher.params = self.params.clone();
+            self.warmer = Warmer::start(self.tt.clone());
         }
     }
 
     /// Plans the memory for `limit` with `threads` wanted ([`MemoryPlan::new`]) and
     /// applies the plan: the threads, and a table of the planned size, or the largest
-    /// the allocator grants. The table is made again only when the planned size changed
-    /// since the last call (its contents are then lost), and the old one is freed first,
-    /// so both never coexist.
+    /// the allocator grants (the plan returned then says [`Cap::Refused`] and has the
+    /// size made). The table is made again only when the planned size changed since the
+    /// last call (its contents are then lost), and the old one is freed first, so both
+    /// never coexist. Making a table takes microseconds whatever its size ([`tt`]); a
+    /// front end calls this when its manager sets the memory, before any clock runs,
+    /// and again before each search, where it then changes nothing.
     ///
     /// Where even the smallest table leaves too little address space for the planned
     /// threads ([`affordable_threads`], under a `ulimit -v`), fewer threads run: a thread
@@ -143,6 +166,11 @@ impl Engine {
             }
             self.set_hash_bytes(got);
             self.planned_table = Some(plan.table_bytes);
+        }
+        let planned = plan.table_bytes;
+        plan.table_bytes = self.hash_bytes();
+        if plan.table_bytes < planned / tt::BUCKET_BYTES * tt::BUCKET_BYTES {
+            plan.cap = Some(Cap::Refused);
         }
         plan
     }
@@ -244,7 +272,28 @@ impl Engine {
     /// enters and leaves, once the search has run for [`search::ROOT_MOVES_AFTER`]
     /// ([`Searcher::search_observed`]; helper threads never do). The search is the same
     /// with and without an observer.
+    ///
+    /// The table's warmer ([`warm`]) is held still while the search runs.
     pub fn think_observed(
+        &mut self,
+        board: &Board,
+        limits: &Limits,
+        stop: &StopToken,
+        report: &mut dyn FnMut(&Info),
+        observe: Option<&mut dyn FnMut(RootMove)>,
+    ) -> SearchResult {
+        if let Some(w) = &self.warmer {
+            w.pause();
+        }
+        let r = self.search_threads(board, limits, stop, report, observe);
+        if let Some(w) = &self.warmer {
+            w.resume();
+        }
+        r
+    }
+
+    /// [`Engine::think_observed`] on the engine's threads.
+    fn search_threads(
         &mut self,
         board: &Board,
         limits: &Limits,

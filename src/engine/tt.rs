@@ -7,6 +7,16 @@
 //! accesses are atomic (relaxed), so there is no data race. The one `unsafe` is the
 //! cache prefetch hint of [`Tt::prefetch`], which reads nothing the program can observe.
 //!
+//! Making and emptying a table cost nothing, whatever its size, so that no move waits
+//! for memory (issue 102):
+//! - the table is memory the system hands out zeroed ([`bytemuck::allocation::try_zeroed_slice_box`]:
+//!   `calloc`, and for a large table fresh pages the kernel maps only when a search first
+//!   writes to them), so a 4 GiB table is made in microseconds and takes resident memory
+//!   only as it fills;
+//! - every entry carries the table's *epoch*, and [`Tt::clear`] starts a new one: entries
+//!   of an older epoch read as empty, so emptying writes nothing. Only when the 16-bit
+//!   epoch wraps round (every 65,535th clear) is the memory written over.
+//!
 //! A table can be written to a file and read back ([`Tt::dump`], [`Tt::load_dump`];
 //! `YXHASHDUMP` / `YXHASHLOAD`). The file, all numbers little-endian:
 //!
@@ -132,24 +142,37 @@ pub struct Entry {
     pub bound: Bound,
 }
 
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
-
+/// Entries in a bucket.
 const BUCKET: usize = 4;
+/// Words in a bucket: each entry's check word, then its data word.
+const BUCKET_WORDS: usize = 2 * BUCKET;
 
-/// Bytes taken by one bucket.
+/// Bytes taken by one bucket: one cache line.
 pub const BUCKET_BYTES: usize = 64;
 
-/// The slots one position may use, on one cache line: a probe reads one line from
-/// memory, not two (a plain allocation is only 16-byte aligned).
-#[repr(align(64))]
-struct Bucket([Slot; BUCKET]);
+/// Where a data word keeps the epoch ([`Tt::clear`]); the bits below it hold the entry
+/// and its age ([`pack`]).
+const EPOCH_SHIFT: u32 = 48;
+/// The bits of a data word below the epoch's.
+const ENTRY_MASK: u64 = (1 << EPOCH_SHIFT) - 1;
+/// The bits of a data word that hold the age.
+const AGE_MASK: u64 = 63 << 42;
+/// The memory page [`Tt::touch_pages`] writes one word of (the smallest page size of the
+/// systems the engine runs on; with larger pages some writes are spare).
+pub const PAGE_BYTES: usize = 4096;
+const PAGE_WORDS: usize = PAGE_BYTES / 8;
 
 pub struct Tt {
-    table: Vec<Bucket>,
+    /// The buckets' words, from `start` on: `start` is the first word on a cache line, so
+    /// that a probe reads one line from memory, not two (the zeroed allocation is only
+    /// 16-byte aligned, so `BUCKET_WORDS - 1` words more are allocated).
+    words: Box<[AtomicU64]>,
+    start: usize,
+    buckets: usize,
     age: AtomicU8,
+    /// Entries whose data word holds another epoch are empty; never 0, so that zeroed
+    /// memory holds no entry.
+    epoch: AtomicU64,
 }
 
 fn pack(mv: Pos, score: Score, depth: i32, bound: Bound, age: u8) -> u64 {
@@ -158,6 +181,11 @@ fn pack(mv: Pos, score: Score, depth: i32, bound: Bound, age: u8) -> u64 {
         | (((depth.clamp(-64, 191) + 64) as u64) << 32)
         | ((bound as u64) << 40)
         | (((age & 63) as u64) << 42)
+}
+
+/// Zeroed memory for `words` words, or `None` if the system refuses it.
+fn zeroed_words(words: usize) -> Option<Box<[AtomicU64]>> {
+    bytemuck::allocation::try_zeroed_slice_box::<AtomicU64>(words).ok()
 }
 
 fn unpack(d: u64) -> (Entry, u8) {
@@ -199,33 +227,58 @@ pub fn score_from_tt(s: Score, ply: i32) -> Score {
 }
 
 impl Tt {
-    /// A table using at most `bytes` bytes (at least one bucket).
+    /// A table using at most `bytes` bytes (at least one bucket). Where the system refuses
+    /// that much memory, the table is halved until it is granted (the engine sizes its
+    /// table so that this does not happen: [`crate::engine::memory::allocatable`]). Its
+    /// memory is zeroed by the system, not written here: see the module's documentation.
     pub fn new(bytes: usize) -> Tt {
-        let buckets = (bytes / BUCKET_BYTES).max(1);
-        let table = (0..buckets)
-            .map(|_| {
-                Bucket(std::array::from_fn(|_| Slot {
-                    check: AtomicU64::new(0),
-                    data: AtomicU64::new(0),
-                }))
-            })
-            .collect();
-        Tt {
-            table,
-            age: AtomicU8::new(0),
+        let mut buckets = (bytes / BUCKET_BYTES).max(1);
+        loop {
+            let words = buckets
+                .checked_mul(BUCKET_WORDS)
+                .and_then(|w| w.checked_add(BUCKET_WORDS - 1))
+                .and_then(zeroed_words);
+            match words {
+                Some(words) => {
+                    // Words to skip to the first cache line (the allocation is 8-byte aligned
+                    // at least, so a whole number of words).
+                    let misalign = words.as_ptr() as usize % BUCKET_BYTES;
+                    let start = (BUCKET_BYTES - misalign) % BUCKET_BYTES / 8;
+                    return Tt {
+                        words,
+                        start,
+                        buckets,
+                        age: AtomicU8::new(0),
+                        epoch: AtomicU64::new(1),
+                    };
+                }
+                None if buckets > 1 => buckets /= 2,
+                None => std::alloc::handle_alloc_error(
+                    std::alloc::Layout::array::<AtomicU64>(2 * BUCKET_WORDS)
+                        .expect("a small layout"),
+                ),
+            }
         }
     }
 
     /// Bytes used by the entries.
     pub fn size_bytes(&self) -> usize {
-        self.table.len() * BUCKET_BYTES
+        self.buckets * BUCKET_BYTES
     }
 
-    /// Empties the table.
+    /// Empties the table: a new epoch starts, in which no entry written before is found.
+    /// It writes nothing, so it costs nothing whatever the table's size, except when the
+    /// epoch wraps round (once every 65,535 clears): then the entries of the epoch that
+    /// starts again would come back, and the whole table is written over first.
     pub fn clear(&self) {
-        for s in self.table.iter().flat_map(|b| &b.0) {
-            s.check.store(0, Relaxed);
-            s.data.store(0, Relaxed);
+        let next = (self.epoch.load(Relaxed) + 1) & 0xFFFF;
+        if next == 0 {
+            for w in self.words.iter() {
+                w.store(0, Relaxed);
+            }
+            self.epoch.store(1, Relaxed);
+        } else {
+            self.epoch.store(next, Relaxed);
         }
         self.age.store(0, Relaxed);
     }
@@ -235,9 +288,50 @@ impl Tt {
         self.age.fetch_add(1, Relaxed);
     }
 
+    /// The current epoch, as a data word holds it (in its top bits).
     #[inline]
-    fn bucket(&self, key: u64) -> &[Slot; BUCKET] {
-        &self.table[(((key as u128) * (self.table.len() as u128)) >> 64) as usize].0
+    fn epoch_bits(&self) -> u64 {
+        self.epoch.load(Relaxed) << EPOCH_SHIFT
+    }
+
+    /// The check and data words of the bucket of `key`.
+    #[inline]
+    fn bucket(&self, key: u64) -> &[AtomicU64; BUCKET_WORDS] {
+        let b = (((key as u128) * (self.buckets as u128)) >> 64) as usize;
+        let at = self.start + b * BUCKET_WORDS;
+        self.words[at..at + BUCKET_WORDS]
+            .try_into()
+            .expect("a bucket's words")
+    }
+
+    /// The table's memory in pages of [`PAGE_BYTES`] (rounded up).
+    pub fn pages(&self) -> usize {
+        self.words.len().div_ceil(PAGE_WORDS)
+    }
+
+    /// Writes to one word of each page from `first` on, `count` pages at most, so that
+    /// the system maps them now ([`crate::engine::warm`]). The write is a compare-and-swap
+    /// of zero by zero: it changes nothing, also while a search stores entries, but the
+    /// processor makes it as a write, so the page is mapped for writing.
+    pub fn touch_pages(&self, first: usize, count: usize) {
+        let touch = |w: &AtomicU64| {
+            let _ = w.compare_exchange(0, 0, Relaxed, Relaxed);
+        };
+        let end = first.saturating_add(count).min(self.pages());
+        for page in first..end {
+            touch(&self.words[page * PAGE_WORDS]);
+        }
+        // The allocation need not start on a page: its last word may be one page further.
+        if end == self.pages() && first < end {
+            touch(&self.words[self.words.len() - 1]);
+        }
+    }
+
+    /// Every slot's check and data words, bucket by bucket.
+    fn slots(&self) -> impl Iterator<Item = (&AtomicU64, &AtomicU64)> {
+        self.words[self.start..self.start + self.buckets * BUCKET_WORDS]
+            .chunks_exact(2)
+            .map(|w| (&w[0], &w[1]))
     }
 
     /// Asks the processor to start loading the bucket of `key` into the cache, so a
@@ -249,7 +343,7 @@ impl Tt {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.bucket(key) as *const [Slot; BUCKET] as *const i8;
+            let p = self.bucket(key) as *const [AtomicU64; BUCKET_WORDS] as *const i8;
             // SAFETY: SSE is part of the x86_64 baseline, and a prefetch reads nothing
             // the program can observe and cannot fault, whatever the address.
             unsafe { _mm_prefetch::<_MM_HINT_T0>(p) };
@@ -260,9 +354,10 @@ impl Tt {
 
     /// Looks a position up.
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        for s in self.bucket(key) {
-            let d = s.data.load(Relaxed);
-            if d != 0 && s.check.load(Relaxed) ^ d == key {
+        let epoch = self.epoch_bits();
+        for s in self.bucket(key).chunks_exact(2) {
+            let d = s[1].load(Relaxed);
+            if d & !ENTRY_MASK == epoch && s[0].load(Relaxed) ^ d == key {
                 return Some(unpack(d).0);
             }
         }
@@ -273,12 +368,14 @@ impl Tt {
     /// position if present, else the entry with the lowest depth after an age penalty.
     pub fn store(&self, key: u64, mv: Pos, score: Score, depth: i32, bound: Bound) {
         let age = self.age.load(Relaxed) & 63;
+        let epoch = self.epoch_bits();
         let b = self.bucket(key);
         let mut victim = 0;
         let mut worst = i32::MAX;
-        for (i, s) in b.iter().enumerate() {
-            let d = s.data.load(Relaxed);
-            if d == 0 {
+        for (i, s) in b.chunks_exact(2).enumerate() {
+            let d = s[1].load(Relaxed);
+            // Empty: never written, or written in an epoch before the last clear.
+            if d & !ENTRY_MASK != epoch {
                 if worst > i32::MIN {
                     victim = i;
                     worst = i32::MIN;
@@ -286,16 +383,16 @@ impl Tt {
                 continue;
             }
             let (e, eage) = unpack(d);
-            if s.check.load(Relaxed) ^ d == key {
+            if s[0].load(Relaxed) ^ d == key {
                 // Same position: keep a deeper exact result over a shallow bound,
                 // but always keep the best move if the new store has none.
                 if bound != Bound::Exact && e.depth > depth + 2 && eage == age {
                     return;
                 }
                 let mv = if mv.is_none() { e.mv } else { mv };
-                let nd = pack(mv, score, depth, bound, age);
-                s.data.store(nd, Relaxed);
-                s.check.store(key ^ nd, Relaxed);
+                let nd = pack(mv, score, depth, bound, age) | epoch;
+                s[1].store(nd, Relaxed);
+                s[0].store(key ^ nd, Relaxed);
                 return;
             }
             let stale = (age.wrapping_sub(eage) & 63) as i32;
@@ -305,26 +402,24 @@ impl Tt {
                 victim = i;
             }
         }
-        let nd = pack(mv, score, depth, bound, age);
-        let s = &b[victim];
-        s.data.store(nd, Relaxed);
-        s.check.store(key ^ nd, Relaxed);
+        let nd = pack(mv, score, depth, bound, age) | epoch;
+        b[2 * victim + 1].store(nd, Relaxed);
+        b[2 * victim].store(key ^ nd, Relaxed);
     }
 
     /// Writes the table's entries to `w` in the dump format (see the module's
     /// documentation) with `context` in the header; returns the number of entries.
     /// Entries written while this runs (no search should) may or may not be included.
     pub fn dump(&self, context: u32, w: &mut dyn Write) -> io::Result<u64> {
+        let epoch = self.epoch_bits();
         let entries: Vec<(u64, u64)> = self
-            .table
-            .iter()
-            .flat_map(|b| &b.0)
-            .filter_map(|s| {
-                let d = s.data.load(Relaxed);
-                let key = s.check.load(Relaxed) ^ d;
-                // Without the age: it means nothing in another table.
-                let d = d & !(63 << 42);
-                plausible(d).then_some((key, d))
+            .slots()
+            .filter_map(|(check, data)| {
+                let d = data.load(Relaxed);
+                let key = check.load(Relaxed) ^ d;
+                // Without the age and the epoch: they mean nothing in another table.
+                let entry = d & ENTRY_MASK & !AGE_MASK;
+                (d & !ENTRY_MASK == epoch && plausible(entry)).then_some((key, entry))
             })
             .collect();
         let mut sum = Fnv::new();
@@ -335,7 +430,7 @@ impl Tt {
         put(w, &DUMP_MAGIC)?;
         put(w, &DUMP_VERSION.to_le_bytes())?;
         put(w, &context.to_le_bytes())?;
-        put(w, &(self.table.len() as u64).to_le_bytes())?;
+        put(w, &(self.buckets as u64).to_le_bytes())?;
         put(w, &(entries.len() as u64).to_le_bytes())?;
         for &(key, d) in &entries {
             let mut e = [0u8; DUMP_ENTRY_BYTES];
@@ -402,29 +497,27 @@ impl Tt {
     }
 
     /// Permille of the first thousand buckets' entries that hold a position, from this
-    /// search or an earlier one (how full the table is; [`Tt::hashfull`] counts only the
-    /// current search's).
+    /// search or an earlier one since the last clear (how full the table is;
+    /// [`Tt::hashfull`] counts only the current search's).
     pub fn usage(&self) -> u32 {
-        let n = self.table.len().min(1000);
-        let used = self.table[..n]
-            .iter()
-            .flat_map(|b| &b.0)
-            .filter(|s| s.data.load(Relaxed) != 0)
-            .count();
-        (used * 1000 / (n * BUCKET).max(1)) as u32
+        let epoch = self.epoch_bits();
+        self.sample(|d| d & !ENTRY_MASK == epoch)
     }
 
     /// Permille of the first thousand buckets' entries written in this search.
     pub fn hashfull(&self) -> u32 {
+        let epoch = self.epoch_bits();
         let age = self.age.load(Relaxed) & 63;
-        let n = self.table.len().min(1000) * BUCKET;
-        let used = self.table[..n / BUCKET]
-            .iter()
-            .flat_map(|b| &b.0)
-            .filter(|s| {
-                let d = s.data.load(Relaxed);
-                d != 0 && unpack(d).1 == age
-            })
+        self.sample(|d| d & !ENTRY_MASK == epoch && unpack(d).1 == age)
+    }
+
+    /// Permille of the first thousand buckets' entries whose data word `counts`.
+    fn sample(&self, counts: impl Fn(u64) -> bool) -> u32 {
+        let n = self.buckets.min(1000) * BUCKET;
+        let used = self
+            .slots()
+            .take(n)
+            .filter(|(_, data)| counts(data.load(Relaxed)))
             .count();
         (used * 1000 / n.max(1)) as u32
     }
@@ -451,6 +544,55 @@ mod tests {
         assert!(tt.probe(54321).is_none());
         tt.clear();
         assert!(tt.probe(12345).is_none());
+    }
+
+    #[test]
+    fn a_clear_forgets_every_entry_without_writing_them() {
+        let tt = sample_table();
+        let key = |i: u64| i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        assert!(tt.usage() > 0);
+        let words_before: Vec<u64> = tt.words.iter().map(|w| w.load(Relaxed)).collect();
+        tt.clear();
+        // Nothing was written, and nothing is found.
+        assert!(tt
+            .words
+            .iter()
+            .zip(&words_before)
+            .all(|(w, &b)| w.load(Relaxed) == b));
+        assert!((1..=300).all(|i| tt.probe(key(i)).is_none()));
+        assert_eq!(tt.usage(), 0);
+        assert_eq!(
+            dump_bytes(&tt, 1).len(),
+            DUMP_HEADER_BYTES + DUMP_TRAILER_BYTES
+        );
+        // The old entries' slots are free again, and new entries are found.
+        tt.store(key(5), Pos(77), 11, 3, Bound::Lower);
+        assert_eq!(
+            tt.probe(key(5)).map(|e| (e.mv, e.score)),
+            Some((Pos(77), 11))
+        );
+        // When the epoch wraps round, the table is written over: the entries of the
+        // epoch that starts again do not come back.
+        tt.epoch.store(1, Relaxed);
+        tt.store(key(6), Pos(78), 12, 3, Bound::Upper);
+        tt.epoch.store(0xFFFF, Relaxed);
+        tt.clear();
+        assert_eq!(tt.epoch.load(Relaxed), 1);
+        assert!(tt.probe(key(6)).is_none());
+        assert!(tt.words.iter().all(|w| w.load(Relaxed) == 0));
+    }
+
+    #[test]
+    fn a_table_is_aligned_to_cache_lines_and_its_pages_can_be_touched() {
+        for bytes in [BUCKET_BYTES, 1 << 16, 3 << 20] {
+            let tt = Tt::new(bytes);
+            assert_eq!(tt.size_bytes(), bytes);
+            let first = &tt.words[tt.start] as *const AtomicU64 as usize;
+            assert_eq!(first % BUCKET_BYTES, 0);
+            tt.store(12345, Pos(300), -5, 7, Bound::Exact);
+            tt.touch_pages(0, tt.pages());
+            assert_eq!(tt.probe(12345).map(|e| e.score), Some(-5));
+        }
     }
 
     fn sample_table() -> Tt {

@@ -45,7 +45,7 @@ use crate::core::types::is_mate;
 use crate::core::types::{
     format_score, Color, Pos, Rule, Score, MATE, MATE_BOUND, MAX_SIZE, MIN_SIZE, PAD, STRIDE,
 };
-use crate::engine::memory::{MemoryLimit, MAX_HASH_BYTES};
+use crate::engine::memory::{Cap, MemoryLimit, MAX_HASH_BYTES};
 use crate::engine::multipv::{self, Line};
 use crate::engine::params::{self, Params};
 use crate::engine::restrict::Restrictions;
@@ -2081,6 +2081,35 @@ impl Session {
         }
     }
 
+    /// Hands the engine the memory limit and the threads asked for now, when the manager
+    /// sets them and no clock runs, so that a table is made (and an old one freed) before
+    /// any search ([`Engine::configure`]; [`Session::limits`] does it again, and then
+    /// changes nothing). When `setting` (the `INFO` line that set the memory) gave more
+    /// than the engine uses, a `MESSAGE` says what it uses and why.
+    fn plan_memory(&mut self, setting: Option<&str>) {
+        let plan = self.engine().configure(self.memory, self.threads);
+        let (Some(setting), Some(cap)) = (setting, plan.cap) else {
+            return;
+        };
+        let why = match cap {
+            Cap::Machine(have) => format!(
+                "more than this machine has ({})",
+                fmt_bytes(usize::try_from(have).unwrap_or(usize::MAX))
+            ),
+            Cap::Largest => format!(
+                "more than the largest table the engine makes ({})",
+                fmt_bytes(MAX_HASH_BYTES as usize)
+            ),
+            Cap::Refused => "more than the system grants this process".to_string(),
+        };
+        self.pending.push(format!(
+            "MESSAGE {}: {why}; using a {} transposition table and {}",
+            clean(setting),
+            fmt_bytes(plan.table_bytes),
+            plural(plan.threads, "search thread")
+        ));
+    }
+
     /// [`Session::limits`] for the Yixin-Board steps it shows no "thinking" for and offers
     /// no stop (Swap2 step 1, the Soosorv steps): under its levels other than the custom
     /// one (`INFO timeout_turn 2000000`: no time limit, a node limit or the person's stop
@@ -2124,8 +2153,14 @@ impl Session {
                 self.clock.left_ms = Some(left);
                 self.spent_ms = 0;
             }
-            "max_memory" => self.memory = MemoryLimit::Total(non_negative()?),
-            "hash_size" => self.memory = MemoryLimit::Table(non_negative()?.saturating_mul(1024)),
+            "max_memory" => {
+                self.memory = MemoryLimit::Total(non_negative()?);
+                self.plan_memory(Some(&format!("INFO max_memory {}", value.trim())));
+            }
+            "hash_size" => {
+                self.memory = MemoryLimit::Table(non_negative()?.saturating_mul(1024));
+                self.plan_memory(Some(&format!("INFO hash_size {}", value.trim())));
+            }
             "game_type" => {
                 let v = number()?;
                 // 0 human opponent, 1 brain, 2 tournament, 3 network tournament: the
@@ -2151,6 +2186,7 @@ impl Session {
                     ));
                 }
                 self.threads = v.min(MAX_THREADS as i128) as usize;
+                self.plan_memory(None);
             }
             "evaluate" => {
                 protocol::parse_pair(value).map_err(|e| format!("INFO evaluate: {e}"))?;
@@ -2938,11 +2974,13 @@ fn legal_or_fallback(g: &mut Game, p: Pos, me: Color, exclude: &[Pos]) -> Option
     None
 }
 
-/// A size in bytes as people read it: `512 KB`, `64 MB`, `2 GB`.
+/// A size in bytes as people read it: `512 KB`, `64 MB`, `2 GB`, `23.4 GB`.
 fn fmt_bytes(bytes: usize) -> String {
     const KB: usize = 1 << 10;
     if bytes >= 1 << 30 && bytes.is_multiple_of(1 << 30) {
         format!("{} GB", bytes >> 30)
+    } else if bytes >= 1 << 30 {
+        format!("{:.1} GB", bytes as f64 / (1u64 << 30) as f64)
     } else if bytes >= 1 << 20 {
         format!("{} MB", bytes >> 20)
     } else {
