@@ -17,7 +17,7 @@
 
 mod common;
 
-use common::{expect_move, Brain};
+use common::{expect_move, proc_kb_field, Brain};
 use std::process::Command;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -41,21 +41,11 @@ fn engine() -> Brain {
 
 /// Peak and current resident memory of a process, in bytes.
 fn memory(pid: u32) -> (u64, u64) {
-    let status =
-        std::fs::read_to_string(format!("/proc/{pid}/status")).expect("read /proc/<pid>/status");
-    let field = |name: &str| -> u64 {
-        let line = status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .unwrap_or_else(|| panic!("no {name} in {status}"));
-        let kb: u64 = line
-            .split_whitespace()
-            .nth(1)
-            .and_then(|v| v.parse().ok())
-            .expect("a number of kB");
-        kb * 1024
-    };
-    (field("VmHWM:"), field("VmRSS:"))
+    let status = format!("/proc/{pid}/status");
+    (
+        proc_kb_field(&status, "VmHWM:"),
+        proc_kb_field(&status, "VmRSS:"),
+    )
 }
 
 /// Plays a few moves with `settings` sent first (searching about `turn_ms` each), waits
@@ -221,13 +211,7 @@ const MARGIN_MS: u64 = 50;
 
 /// The machine's memory (`MemTotal`).
 fn machine_memory() -> u64 {
-    let info = std::fs::read_to_string("/proc/meminfo").expect("read /proc/meminfo");
-    let kb: u64 = info
-        .lines()
-        .find_map(|l| l.strip_prefix("MemTotal:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("MemTotal in /proc/meminfo");
-    kb * 1024
+    proc_kb_field("/proc/meminfo", "MemTotal:")
 }
 
 /// Sends `cmd`, expects a move, and checks that it came within the turn limit and the

@@ -157,13 +157,7 @@ fn position(rule: Rule, moves: &[(usize, usize)]) -> Board {
 }
 
 fn peak_memory(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let kb: u64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmHWM in /proc/PID/status");
-    kb * 1024
+    common::proc_kb_field(&format!("/proc/{pid}/status"), "VmHWM:")
 }
 
 fn signal(pid: u32, sig: &str) {

@@ -109,21 +109,16 @@ impl Engine {
         }
     }
 
-    /// Resizes the table (its contents are lost). The old table is freed before the new
-    /// one is made.
+    /// Resizes the table (its contents are lost).
     pub fn set_hash_bytes(&mut self, bytes: usize) {
         self.planned_table = None;
         if bytes != self.tt.size_bytes() {
-            // Everything that holds the old table lets go of it: the warmer (its thread
-            // ends), the searchers, then the engine.
+            // The old table's warmer stops (its thread ends) before the table is replaced.
             self.warmer = None;
-            self.helpers.clear();
-            let stop = StopToken::new();
-            self.tt = Arc::new(Tt::new(tt::BUCKET_BYTES));
-            self.searcher = Searcher::new(self.tt.clone(), stop.clone());
             self.tt = Arc::new(Tt::new(bytes));
-            self.searcher = Searcher::new(self.tt.clone(), stop);
+            self.searcher = Searcher::new(self.tt.clone(), StopToken::new());
             self.searcher.params = self.params.clone();
+            self.helpers.clear();
             self.warmer = Warmer::start(self.tt.clone());
         }
     }
@@ -282,25 +277,7 @@ impl Engine {
         report: &mut dyn FnMut(&Info),
         observe: Option<&mut dyn FnMut(RootMove)>,
     ) -> SearchResult {
-        if let Some(w) = &self.warmer {
-            w.pause();
-        }
-        let r = self.search_threads(board, limits, stop, report, observe);
-        if let Some(w) = &self.warmer {
-            w.resume();
-        }
-        r
-    }
-
-    /// [`Engine::think_observed`] on the engine's threads.
-    fn search_threads(
-        &mut self,
-        board: &Board,
-        limits: &Limits,
-        stop: &StopToken,
-        report: &mut dyn FnMut(&Info),
-        observe: Option<&mut dyn FnMut(RootMove)>,
-    ) -> SearchResult {
+        let _paused = self.warmer.as_ref().map(Warmer::pause);
         self.searcher.set_stop(stop.clone());
         self.searcher.set_restrictions(self.restrict.clone());
         if self.threads <= 1 {

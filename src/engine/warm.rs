@@ -119,20 +119,20 @@ impl Warmer {
         }
     }
 
-    /// Holds the warmer still (it stops within [`PAGES_PER_STEP`] pages) until
-    /// [`Warmer::resume`].
-    pub fn pause(&self) {
+    /// Holds the warmer still (it stops within [`PAGES_PER_STEP`] pages) until the
+    /// returned guard is dropped, also when a search unwinds.
+    pub fn pause(&self) -> Paused {
         self.shared.set(State::Pause);
+        Paused(self.shared.clone())
     }
+}
 
-    /// Lets a paused warmer go on.
-    pub fn resume(&self) {
-        self.shared.set(State::Run);
-    }
+/// A paused [`Warmer`]: it goes on when this is dropped.
+pub struct Paused(Arc<Shared>);
 
-    /// Whether the warmer has written every page of its table (or cannot go on).
-    pub fn is_done(&self) -> bool {
-        self.thread.as_ref().is_none_or(JoinHandle::is_finished)
+impl Drop for Paused {
+    fn drop(&mut self) {
+        self.0.set(State::Run);
     }
 }
 
@@ -152,9 +152,14 @@ mod tests {
     use crate::engine::tt::Bound;
     use std::time::{Duration, Instant};
 
+    /// Whether the warmer has written every page of its table.
+    fn is_done(w: &Warmer) -> bool {
+        w.thread.as_ref().is_none_or(JoinHandle::is_finished)
+    }
+
     fn wait_done(w: &Warmer) {
         let t = Instant::now();
-        while !w.is_done() {
+        while !is_done(w) {
             assert!(
                 t.elapsed() < Duration::from_secs(30),
                 "the warmer never ends"
@@ -188,13 +193,13 @@ mod tests {
     fn a_paused_warmer_waits_and_a_dropped_one_stops() {
         let tt = Arc::new(Tt::new(16 << 20));
         let w = Warmer::start(tt.clone()).expect("a warmer");
-        w.pause();
+        let paused = w.pause();
         std::thread::sleep(Duration::from_millis(50));
-        assert!(!w.is_done(), "a paused warmer went on to the end");
-        w.resume();
+        assert!(!is_done(&w), "a paused warmer went on to the end");
+        drop(paused);
         wait_done(&w);
         let w = Warmer::start(tt.clone()).expect("a warmer");
-        w.pause();
+        let _paused = w.pause();
         drop(w);
         // The warmer's thread has let go of the table.
         assert_eq!(Arc::strong_count(&tt), 1);

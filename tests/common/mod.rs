@@ -162,6 +162,18 @@ pub fn referee_move(b: &mut Board, reply: &str) -> Pos {
     p
 }
 
+/// A field in kilobytes of a `/proc` file (`/proc/<pid>/status`, `/proc/meminfo`), such as
+/// `VmHWM:` or `MemTotal:`, in bytes; a test failure if the file or the field is missing.
+pub fn proc_kb_field(path: &str, name: &str) -> u64 {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {path}: {e}"));
+    let kb: u64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix(name))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in {path}: {text}"));
+    kb * 1024
+}
+
 /// A move reply, or a test failure saying what came instead.
 pub fn expect_move(l: &str) -> (usize, usize) {
     parse_xy(l).unwrap_or_else(|| panic!("expected a move, got '{l}'"))
