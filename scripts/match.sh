@@ -6,7 +6,8 @@
 #   TC          c-gomoku-cli time control: MATCH/TURN seconds (0/0.5 = 0.5 s per move)
 #   RULE        0 freestyle, 1 exact five, 4 renju
 # Environment: CGOMOKU = path to c-gomoku-cli (default: c-gomoku-cli on PATH),
-#              FIVEFOLD = engine used to generate the openings (default: ENGINE_A; the
+#              FIVEFOLD_TOOLS = the fivefold-tools binary that generates the openings
+#                         (default: target/release/fivefold-tools of this checkout; the
 #                         openings depend on its search, so pin one build here when
 #                         runs of different builds are to be compared with pairs.sh),
 #              OUT = directory for the logs (default: a new temporary directory),
@@ -38,7 +39,7 @@
 #                         so far is printed first; a pool that has decided is not played
 #                         on, and SPRT_POOL without SPRT is refused.
 # Openings: without OPENINGS, GAMES/2 balanced 3-stone openings generated with
-# `FIVEFOLD openings` near the centre, each played with both colours (-repeat). Strength
+# `fivefold-tools openings` near the centre, each played with both colours (-repeat). Strength
 # claims use spread-out openings (OPENINGS) as well, never generated ones alone.
 # Nothing is downloaded or built here.
 set -euo pipefail
@@ -70,7 +71,7 @@ if [ ${#POOL[@]} -gt 0 ]; then
 fi
 # The test on the pairs over the pooled runs and this one: its two SPRT lines.
 pairs_test() { score_pool "$OUT" 2> /dev/null | grep "^SPRT" || true; }
-GEN=${FIVEFOLD:-$A}
+GEN=${FIVEFOLD_TOOLS:-$(cd "$(dirname "$0")/.." && pwd)/target/release/fivefold-tools}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")

@@ -7,7 +7,7 @@
 #        scripts/pairs.sh --points DIR > FILE
 #   DIR_A, DIR_B  log directories of two scripts/match.sh runs (its OUT), each holding
 #                 games.sgf and match.out, played on the same openings: the same SEED, RULE
-#                 and game count, and the same FIVEFOLD generating them (the balanced
+#                 and game count, and the same FIVEFOLD_TOOLS generating them (the balanced
 #                 openings depend on the generating engine's search). Runs whose
 #                 openings.txt differ are refused.
 #   --points      the scored engine's points in each game of a run, one "GN POINTS BLACK"
@@ -74,7 +74,7 @@ done
 if [ $score -eq 0 ] && [ $export_points -eq 0 ] && [ -f "$1/openings.txt" ] && [ -f "$2/openings.txt" ] &&
   ! cmp -s "$1/openings.txt" "$2/openings.txt"; then
   echo "$1 and $2 played different openings (openings.txt differ): opening by opening they" >&2
-  echo "compare nothing. Play both with the same FIVEFOLD generating the openings, or compare" >&2
+  echo "compare nothing. Play both with the same FIVEFOLD_TOOLS generating the openings, or compare" >&2
   echo "their scores with --score." >&2
   exit 2
 fi

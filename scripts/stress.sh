@@ -15,7 +15,8 @@
 #   MODES        "turn" (TURN x,y) and/or "board" (-sendbyboard: BOARD every move) (default both)
 #   CONCURRENCY  games at once (default 1)
 #   OUT          directory for openings, logs, SGF and PGN files (default: a new temporary one)
-#   FIVEFOLD     engine that writes the openings (default: ENGINE_A)
+#   FIVEFOLD_TOOLS  the fivefold-tools binary that writes the openings (default:
+#                target/release/fivefold-tools of this checkout)
 #
 # Failures counted (from c-gomoku-cli's game results, its output and its logs): time
 # forfeits, crashes, illegal moves, renju forbidden moves, unterminated games, games that
@@ -38,7 +39,7 @@ RULES=${RULES:-"0 1 4"}
 SIZES=${SIZES:-"15 20 10"}
 MODES=${MODES:-"turn board"}
 CONC=${CONCURRENCY:-1}
-GEN=${FIVEFOLD:-$A}
+GEN=${FIVEFOLD_TOOLS:-$(cd "$(dirname "$0")/.." && pwd)/target/release/fivefold-tools}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 OUT=$(realpath "$OUT")

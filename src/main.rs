@@ -1,16 +1,14 @@
-//! `pbrain-fivefold`: the Gomocup protocol engine and its subcommands.
+//! `pbrain-fivefold`: the Gomocup protocol engine and the subcommands for people.
 //!
 //! The command line is read by `clap` from [`Cli`]: one subcommand, each with its
 //! options struct defined in the subcommand's own module. With no arguments (as
-//! tournament managers start engines) the engine speaks the Gomocup protocol.
+//! tournament managers start engines) the engine speaks the Gomocup protocol. The tools
+//! that measure and train the engine are another binary, `fivefold-tools`.
 
 #![forbid(unsafe_code)]
 
 use clap::{Parser, Subcommand};
-use fivefold::front::{analyse, play, solve};
-use fivefold::tools::{
-    average, bench, datagen, import, openings, puzzles, selfplay, style, train, tune,
-};
+use fivefold::cli::{analyse, bench, exit_status, play, puzzles, solve};
 use std::process::ExitCode;
 
 /// Fivefold, a Gomoku and Renju engine. With no command it speaks the Gomocup (Piskvork)
@@ -24,7 +22,9 @@ Positions for play, analyse and solve: --moves \"h8 i9 ...\" (or x,y squares), -
 (a diagram, .psq or .sgf), --rule freestyle|exact5|renju|caro|caro-exact5 (or 0/1/4/8/9),
 --size N or --width W --height H.
 
-See 'pbrain-fivefold COMMAND --help' for a command's options."
+See 'pbrain-fivefold COMMAND --help' for a command's options. The tools that measure
+and train the engine (selfplay, openings, tune, style, datagen, import, train, average)
+are another binary, fivefold-tools."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -46,29 +46,13 @@ enum Command {
     Bench(bench::Options),
     /// Run the engine on puzzle files and count good answers
     Puzzles(puzzles::Options),
-    /// In-process games between search settings
-    Selfplay(selfplay::Options),
-    /// Balanced openings for match runners
-    Openings(openings::Options),
-    /// Fit the evaluation weights to self-play or recorded results
-    Tune(tune::Options),
-    /// What each player's moves make and block, over recorded games
-    Style(style::Options),
-    /// Self-play training positions for a learned evaluation, in a binary file
-    Datagen(datagen::Options),
-    /// Training positions from another engine's games (c-gomoku-cli samples or SGF games)
-    Import(import::Options),
-    /// Train the learned evaluation and policy on datagen files
-    Train(train::Options),
-    /// The weighted mean of network files, weight by weight (a weight soup)
-    Average(average::Options),
 }
 
 fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
         .target(env_logger::Target::Stderr)
         .init();
-    fivefold::io::process::fit_allocator_to_address_space();
+    fivefold::engine::memory::fit_allocator_to_address_space();
     // Tournament managers start the engine with no arguments, and some add options of
     // their own that mean nothing to us. So a first argument that looks like an option
     // but is not one of ours (help and version) is not an error: the engine says on
@@ -88,22 +72,14 @@ fn main() -> ExitCode {
     match cli.command {
         None => protocol(),
         Some(Command::Protocol(o)) => match parse_params(&o.params) {
-            Ok(p) => finish(fivefold::front::session::run_stdio_with(p)),
-            Err(e) => finish(Err(e)),
+            Ok(p) => exit_status(fivefold::gomocup::session::run_stdio_with(p)),
+            Err(e) => exit_status(Err(e)),
         },
-        Some(Command::Play(o)) => finish(play::run(&o)),
-        Some(Command::Analyse(o)) => finish(analyse::run(&o)),
-        Some(Command::Solve(o)) => finish(solve::run(&o)),
-        Some(Command::Bench(o)) => finish(bench::run(&o)),
-        Some(Command::Puzzles(o)) => finish(puzzles::run(&o)),
-        Some(Command::Selfplay(o)) => finish(selfplay::run(&o)),
-        Some(Command::Openings(o)) => finish(openings::run(&o)),
-        Some(Command::Tune(o)) => finish(tune::run(&o)),
-        Some(Command::Style(o)) => finish(style::run(&o)),
-        Some(Command::Datagen(o)) => finish(datagen::run(&o)),
-        Some(Command::Import(o)) => finish(import::run(&o)),
-        Some(Command::Train(o)) => finish(train::run(&o)),
-        Some(Command::Average(o)) => finish(average::run(&o)),
+        Some(Command::Play(o)) => exit_status(play::run(&o)),
+        Some(Command::Analyse(o)) => exit_status(analyse::run(&o)),
+        Some(Command::Solve(o)) => exit_status(solve::run(&o)),
+        Some(Command::Bench(o)) => exit_status(bench::run(&o)),
+        Some(Command::Puzzles(o)) => exit_status(puzzles::run(&o)),
     }
 }
 
@@ -126,22 +102,11 @@ fn parse_params(spec: &str) -> anyhow::Result<fivefold::engine::params::Params> 
 }
 
 fn protocol() -> ExitCode {
-    match fivefold::front::session::run_stdio() {
+    match fivefold::gomocup::session::run_stdio() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pbrain-fivefold: {e:#}");
             ExitCode::FAILURE
-        }
-    }
-}
-
-/// Exit status of a subcommand: errors go to stderr as one line a person can act on.
-fn finish(r: anyhow::Result<()>) -> ExitCode {
-    match r {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            ExitCode::from(2)
         }
     }
 }
@@ -169,13 +134,6 @@ mod tests {
             &["x", "solve", "--moves", "h8"],
             &["x", "bench"],
             &["x", "puzzles", "p.txt"],
-            &["x", "selfplay"],
-            &["x", "openings"],
-            &["x", "tune"],
-            &["x", "style", "--sgf", "g.sgf"],
-            &["x", "datagen", "--out", "d.data"],
-            &["x", "import", "g.csv", "--out", "d.data"],
-            &["x", "average", "--out", "o.fnet", "a.fnet"],
         ] {
             if let Err(e) = Cli::try_parse_from(args) {
                 panic!("{args:?}: {e}");
@@ -196,22 +154,13 @@ mod tests {
         };
         assert_eq!(o.given, ["h8", "i9"]);
         assert_eq!(o.position.rule, fivefold::Rule::Renju);
-        let cli =
-            Cli::try_parse_from(["x", "average", "a", "b", "--out", "o", "--weights", "3,0.5"])
-                .unwrap();
-        let Some(Command::Average(o)) = cli.command else {
-            panic!("not average")
-        };
-        assert_eq!((o.nets.len(), o.weights), (2, vec![3.0, 0.5]));
         for bad in [
             &["x", "bench", "--depth", "x"][..],
             &["x", "analyse", "--threads", "0"],
             &["x", "play", "--rule", "nonsense"],
             &["x", "solve"],
             &["x", "frob"],
-            &["x", "average", "--out", "o"],
-            &["x", "average", "a", "b", "--out", "o", "--weights", "1,x"],
-            &["x", "average", "a", "b", "--out", "o", "--weights"],
+            &["x", "train"],
         ] {
             let e = Cli::try_parse_from(bad).err().expect("an error");
             assert_eq!(e.exit_code(), 2, "{bad:?}");

@@ -3,7 +3,7 @@
 //! does changes these two numbers, updates them here, and ends its message with
 //! `Bench: N`; a commit that only moves code leaves them alone.
 
-use fivefold::tools::bench;
+use fivefold::cli::bench;
 
 const NODES: &str = "Nodes: 242562";
 const SIGNATURE: &str = "Signature: 46f1c97a7cb25650";

@@ -4,13 +4,22 @@
 
 mod common;
 
-use common::{run, Run};
+use common::{run, run_binary, Run, TOOLS};
 
-/// Every subcommand (and the `analyze` alias).
+/// The subcommands of `pbrain-fivefold` (and the `analyze` alias); those of
+/// `fivefold-tools` are [`TOOLS`].
 const SUBCOMMANDS: &[&str] = &[
-    "protocol", "play", "analyse", "analyze", "solve", "bench", "puzzles", "selfplay", "openings",
-    "tune", "style", "datagen", "import", "train",
+    "protocol", "play", "analyse", "analyze", "solve", "bench", "puzzles",
 ];
+
+const ENGINE: &str = env!("CARGO_BIN_EXE_pbrain-fivefold");
+const TOOLS_BIN: &str = env!("CARGO_BIN_EXE_fivefold-tools");
+
+/// Every subcommand of both binaries, each with the name of its binary.
+fn every_subcommand() -> impl Iterator<Item = (&'static str, &'static str)> {
+    let engine = SUBCOMMANDS.iter().map(|&c| ("pbrain-fivefold", c));
+    engine.chain(TOOLS.iter().map(|&c| ("fivefold-tools", c)))
+}
 
 fn data(name: &str) -> String {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -33,51 +42,81 @@ fn refused(args: &[&str], msg: &str) {
 
 #[test]
 fn every_subcommand_has_help() {
-    for cmd in SUBCOMMANDS {
+    for (bin, cmd) in every_subcommand() {
+        let usage = format!("Usage: {bin} ");
         for flag in ["--help", "-h"] {
             let Run { code, out, err } = run(&[cmd, flag]);
             assert_eq!(code, Some(0), "{cmd} {flag}: {err}");
-            assert!(
-                out.contains("Usage: pbrain-fivefold "),
-                "{cmd} {flag}: {out}"
-            );
+            assert!(out.contains(&usage), "{cmd} {flag}: {out}");
             assert!(err.is_empty(), "{cmd} {flag}: {err}");
         }
         // `help COMMAND` says the same.
-        let Run { code, out, .. } = run(&["help", cmd]);
+        let path = if bin == "fivefold-tools" {
+            TOOLS_BIN
+        } else {
+            ENGINE
+        };
+        let Run { code, out, .. } = run_binary(path, &["help", cmd], "");
         assert_eq!(code, Some(0), "help {cmd}");
-        assert!(out.contains("Usage: pbrain-fivefold "), "help {cmd}: {out}");
+        assert!(out.contains(&usage), "help {cmd}: {out}");
     }
 }
 
 #[test]
-fn the_top_level_help_lists_every_subcommand() {
+fn the_top_level_help_lists_every_subcommand_of_its_binary() {
     for args in [&["--help"][..], &["-h"], &["help"]] {
-        let Run { code, out, .. } = run(args);
+        let Run { code, out, .. } = run_binary(ENGINE, args, "");
         assert_eq!(code, Some(0), "{args:?}");
         assert!(out.contains("Usage: pbrain-fivefold [COMMAND]"), "{out}");
         for cmd in SUBCOMMANDS.iter().filter(|&&c| c != "analyze") {
             assert!(out.contains(&format!("  {cmd} ")), "{cmd} missing: {out}");
         }
         assert!(out.contains("alias: analyze"), "{out}");
+        assert!(
+            out.contains("fivefold-tools"),
+            "the tools are not named: {out}"
+        );
+        for cmd in TOOLS {
+            assert!(!out.contains(&format!("  {cmd} ")), "{cmd} listed: {out}");
+        }
+        let Run { code, out, .. } = run_binary(TOOLS_BIN, args, "");
+        assert_eq!(code, Some(0), "{args:?}");
+        assert!(out.contains("Usage: fivefold-tools <COMMAND>"), "{out}");
+        for cmd in TOOLS {
+            assert!(out.contains(&format!("  {cmd} ")), "{cmd} missing: {out}");
+        }
     }
 }
 
+/// The engine carries no tool: `pbrain-fivefold train` is an unknown command, refused
+/// with status 2 and nothing written to stdout.
 #[test]
-fn version() {
-    for flag in ["--version", "-V"] {
-        let Run { code, out, .. } = run(&[flag]);
-        assert_eq!(code, Some(0));
-        assert_eq!(
-            out.trim(),
-            format!("pbrain-fivefold {}", env!("CARGO_PKG_VERSION"))
+fn the_engine_carries_no_tool() {
+    for cmd in TOOLS {
+        let Run { code, out, err } = run_binary(ENGINE, &[cmd, "--help"], "");
+        assert_eq!(code, Some(2), "{cmd}: {out}{err}");
+        assert!(out.is_empty(), "{cmd}: {out}");
+        assert!(
+            err.contains(&format!("unrecognized subcommand '{cmd}'")),
+            "{cmd}: {err}"
         );
     }
 }
 
 #[test]
+fn version() {
+    for (path, name) in [(ENGINE, "pbrain-fivefold"), (TOOLS_BIN, "fivefold-tools")] {
+        for flag in ["--version", "-V"] {
+            let Run { code, out, .. } = run_binary(path, &[flag], "");
+            assert_eq!(code, Some(0));
+            assert_eq!(out.trim(), format!("{name} {}", env!("CARGO_PKG_VERSION")));
+        }
+    }
+}
+
+#[test]
 fn unknown_options_are_refused_by_every_subcommand() {
-    for cmd in SUBCOMMANDS {
+    for (_, cmd) in every_subcommand() {
         refused(&[cmd, "--bogus"], "unexpected argument '--bogus' found");
     }
     // A near miss gets a suggestion.
@@ -438,10 +477,7 @@ fn puzzles_reports_a_missing_file() {
 fn docs_cli_shows_each_subcommands_options_as_help_does() {
     let doc = std::fs::read_to_string(format!("{}/docs/cli.md", env!("CARGO_MANIFEST_DIR")))
         .expect("docs/cli.md");
-    for cmd in SUBCOMMANDS
-        .iter()
-        .filter(|&&c| c != "analyze" && c != "protocol")
-    {
+    for (_, cmd) in every_subcommand().filter(|&(_, c)| c != "analyze" && c != "protocol") {
         let Run { out: help, .. } = run(&[cmd, "--help"]);
         let start = help.find("Usage:").expect("usage");
         let end = help.find("Print help").expect("help line") + "Print help".len();
@@ -466,9 +502,9 @@ fn a_mistyped_subcommand_is_an_error_with_usage() {
 
 #[test]
 fn a_subcommand_whose_reader_has_gone_ends_quietly() {
-    // `pbrain-fivefold openings | head -0`: the reader closes the pipe before the first
-    // line is written. The engine must stop without a panic message and with status 0.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
+    // `fivefold-tools openings | head -0`: the reader closes the pipe before the first
+    // line is written. The tool must stop without a panic message and with status 0.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fivefold-tools"))
         .args(["openings", "--count", "3"])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

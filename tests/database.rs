@@ -31,7 +31,7 @@
 mod common;
 
 use common::*;
-use fivefold::front::database::{Database, Key};
+use fivefold::book::store::{Database, Key};
 use fivefold::{Board, Color, Pos, Rule};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -437,7 +437,7 @@ fn two_engines_share_one_file() {
     for e in [&mut a, &mut b] {
         let all = exchange(e, "yxquerydatabaseall", &[]);
         for (i, &(r, c)) in squares.iter().enumerate() {
-            let tag = fivefold::front::database::tag_of(Some(-(i as i32)));
+            let tag = fivefold::book::store::tag_of(Some(-(i as i32)));
             let line = format!("MESSAGE DATABASE {r} {c} {tag} {} 0 3 0 L{i}", -(i as i64));
             assert!(all.contains(&line), "{line} in {all:?}");
         }

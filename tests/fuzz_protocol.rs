@@ -39,8 +39,8 @@ mod common;
 
 use common::{is_protocol_line, is_remark, parse_xy, Brain};
 use fivefold::core::rules;
-use fivefold::front::protocol::{self, BlockLine, Command};
-use fivefold::front::session::{self, MAX_LINE_BYTES};
+use fivefold::gomocup::protocol::{self, BlockLine, Command};
+use fivefold::gomocup::session::{self, MAX_LINE_BYTES};
 use fivefold::{Board, Color, Pos, Rule};
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, TestCaseError};

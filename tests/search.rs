@@ -232,7 +232,7 @@ fn renju_black_never_plays_a_foul() {
 
 #[test]
 fn fixed_depth_search_is_deterministic() {
-    let b = fivefold::tools::bench::position(&fivefold::tools::bench::POSITIONS[1]);
+    let b = fivefold::cli::bench::position(&fivefold::cli::bench::POSITIONS[1]);
     let l = Limits {
         max_depth: Some(5),
         ..Limits::default()
@@ -262,7 +262,7 @@ fn two_threads_find_the_same_win_and_count_all_nodes() {
     // A quiet position searched to a fixed depth by two threads still answers sensibly.
     // The helpers are stopped through a token of their own when the main thread is done:
     // the caller's token is left as it was, so it can serve the next search.
-    let q = fivefold::tools::bench::position(&fivefold::tools::bench::POSITIONS[0]);
+    let q = fivefold::cli::bench::position(&fivefold::cli::bench::POSITIONS[0]);
     let r = e.think(
         &q,
         &Limits {
@@ -350,7 +350,7 @@ fn a_stop_raised_before_the_search_starts_stops_it() {
     // called, it stops every search that reads it, one thread or several, a single
     // search or a multi-line analysis, and stays raised for the next.
     use fivefold::engine::{Engine, StopToken};
-    let b = fivefold::tools::bench::position(&fivefold::tools::bench::POSITIONS[0]);
+    let b = fivefold::cli::bench::position(&fivefold::cli::bench::POSITIONS[0]);
     for threads in [1, 3] {
         let b = b.clone();
         returns_in_time("raised before", move || {
@@ -363,11 +363,11 @@ fn a_stop_raised_before_the_search_starts_stops_it() {
                 assert!(b.is_empty(r.best), "{threads} threads: {:?}", r.best);
                 assert!(stop.is_raised());
             }
-            let want = fivefold::engine::multipv::Want {
+            let want = fivefold::analysis::multipv::Want {
                 n: 3,
                 ..Default::default()
             };
-            let lines = fivefold::engine::multipv::best_lines(
+            let lines = fivefold::analysis::multipv::best_lines(
                 &mut e,
                 &b,
                 &want,
@@ -417,11 +417,11 @@ fn multi_line_analysis_does_not_repeat_the_threat_search_per_line() {
     let lines_and_nodes = || {
         let mut engine = fivefold::engine::Engine::new(1 << 20);
         let mut nodes = 0;
-        let want = fivefold::engine::multipv::Want {
+        let want = fivefold::analysis::multipv::Want {
             n: 3,
             ..Default::default()
         };
-        let lines = fivefold::engine::multipv::best_lines(
+        let lines = fivefold::analysis::multipv::best_lines(
             &mut engine,
             &b,
             &want,
@@ -832,10 +832,10 @@ fn restrictions_rule_out_moves_at_every_depth() {
 /// `INFO BESTLINE` began with another move than the answer).
 #[test]
 fn the_last_report_names_the_move_played() {
+    use fivefold::cli::bench::{position, POSITIONS};
     use fivefold::engine::search::Searcher;
     use fivefold::engine::stop::StopToken;
     use fivefold::engine::tt::Tt;
-    use fivefold::tools::bench::{position, POSITIONS};
     use std::sync::Arc;
     let mut checked = 0;
     for p in POSITIONS {

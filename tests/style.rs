@@ -1,4 +1,4 @@
-//! `pbrain-fivefold style` run as a real process on a file of recorded games.
+//! `fivefold-tools style` run as a real process on a file of recorded games.
 
 mod common;
 

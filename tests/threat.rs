@@ -5,13 +5,13 @@
 //! row is the highest number), columns a, b, c, ... from the left; squares are named
 //! that way (`f7`) in the expectations. The side to move is always given explicitly.
 
+use fivefold::cli::solve::parse_puzzles;
 use fivefold::core::notation::{parse_square, square_name};
 use fivefold::core::pattern::Threat;
 use fivefold::core::rng::{Rng, XorShift64};
 use fivefold::core::rules::{self, reference::Grid};
 use fivefold::engine::threat::ThreatSolver;
 use fivefold::engine::StopToken;
-use fivefold::front::solve::parse_puzzles;
 use fivefold::{Board, Color, Pos, Rule};
 
 fn pos(rule: Rule, side: Color, diagram: &str) -> Board {

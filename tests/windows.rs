@@ -14,9 +14,9 @@
 mod common;
 
 use common::{board_command, expect_move, forbid_squares, referee_move, Brain};
+use fivefold::cli::bench;
 use fivefold::core::rules::{self, reference::Grid};
 use fivefold::engine::time::{budget, Clock, MOVE_OVERHEAD_MS};
-use fivefold::tools::bench;
 use fivefold::{Board, Color, Pos, Rule};
 use std::path::{Path, PathBuf};
 use std::process::Command;

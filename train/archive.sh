@@ -13,7 +13,7 @@
 #                                            (default train/data/archive) and check them
 #   train/archive.sh check                   unpack every archive into a temporary folder
 #                                            and check it against MANIFEST
-#   train/archive.sh list [DIR] [PATTERN]    the options that give `pbrain-fivefold train`
+#   train/archive.sh list [DIR] [PATTERN]    the options that give `fivefold-tools train`
 #                                            the unpacked files in DIR: --held-out for
 #                                            the members of validation archives (named
 #                                            val-*), --data for the rest

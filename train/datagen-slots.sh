@@ -7,7 +7,7 @@
 # compress about twelvefold).
 #
 # Usage: train/datagen-slots.sh OUTDIR [SECS=470] [GAMES=80]
-# Environment: FIVEFOLD = the engine (default target/release/pbrain-fivefold),
+# Environment: FIVEFOLD_TOOLS = fivefold-tools (default target/release/fivefold-tools),
 #              SLOTS = one word a slot, RULE-SIZE with RULE f (freestyle), r (renju) or
 #                      e (exact5) and SIZE 15 or 20 (default: 12 x f15, 2 x f20, r15, e15),
 #              SEED0 = first seed (default 5000; slot i's n-th file has seed
@@ -30,8 +30,8 @@ set -euo pipefail
 read -r -a extra <<< "${EXTRA:-}"
 OUTD=${1:?"usage: train/datagen-slots.sh OUTDIR [SECS] [GAMES]"}
 SECS=${2:-470}; GAMES=${3:-80}
-B=${FIVEFOLD:-target/release/pbrain-fivefold}
-[ -x "$B" ] || { echo "train/datagen-slots.sh: no engine at $B (cargo build --release)" >&2; exit 2; }
+B=${FIVEFOLD_TOOLS:-target/release/fivefold-tools}
+[ -x "$B" ] || { echo "train/datagen-slots.sh: no fivefold-tools at $B (cargo build --release)" >&2; exit 2; }
 read -r -a slots <<< "${SLOTS:-f15 f15 f15 f15 f15 f15 f15 f15 f15 f15 f15 f15 f20 f20 r15 e15}"
 mkdir -p "$OUTD"
 start=$(date +%s)

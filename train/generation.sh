@@ -8,7 +8,7 @@
 #   GAMES  self-play games (a quarter of them on 20x20 for freestyle)
 #   NODES  search nodes a move
 # Environment: DATA = where data and networks go (default train/data, which git ignores),
-#              FIVEFOLD = the engine (default target/release/pbrain-fivefold, built here),
+#              FIVEFOLD_TOOLS = fivefold-tools (default target/release/fivefold-tools, built here),
 #              THREADS = worker threads (default: every core),
 #              WINDOW = how many generations of data train the network (default 3: this
 #                       one and the two before),
@@ -26,9 +26,9 @@ GAMES=${3:-2000}; NODES=${4:-10000}
 case "$RULE" in freestyle|exact5|renju) ;; *) echo "train/generation.sh: RULE is freestyle, exact5 or renju" >&2; exit 2;; esac
 [[ "$GEN" =~ ^[0-9]+$ ]] || { echo "train/generation.sh: GEN is a number" >&2; exit 2; }
 DATA=${DATA:-train/data}; mkdir -p "$DATA"
-if [ -z "${FIVEFOLD:-}" ]; then
+if [ -z "${FIVEFOLD_TOOLS:-}" ]; then
   cargo build --release --quiet
-  FIVEFOLD=target/release/pbrain-fivefold
+  FIVEFOLD_TOOLS=target/release/fivefold-tools
 fi
 SEED=${SEED:-$((GEN + 1))}
 THREAD_ARGS=(); [ -n "${THREADS:-}" ] && THREAD_ARGS=(--threads "$THREADS")
@@ -41,7 +41,7 @@ fi
 play() { # SIZE GAMES SEED
   local out="$DATA/$RULE-gen$GEN-$1x$1-s$3.data"
   [ -s "$out" ] && { echo "generation: $out is there already"; return; }
-  env "${NET_ENV[@]}" "$FIVEFOLD" datagen --out "$out.part" --rule "$RULE" --size "$1" --games "$2" \
+  env "${NET_ENV[@]}" "$FIVEFOLD_TOOLS" datagen --out "$out.part" --rule "$RULE" --size "$1" --games "$2" \
     --nodes "$NODES" --stones 4 --random-plies 2 --seed "$3" --params "$PARAMS" "${THREAD_ARGS[@]}"
   mv "$out.part" "$out"
 }
@@ -56,7 +56,7 @@ for ((g = GEN - ${WINDOW:-3} + 1; g <= GEN; g++)); do
   for f in "$DATA/$RULE-gen$g-"*.data; do [ -e "$f" ] && FILES+=(--data "$f"); done
 done
 INIT=(); [ -s "$PREV" ] && INIT=(--init "$PREV")
-"$FIVEFOLD" train "${FILES[@]}" "${INIT[@]}" --out "$DATA/$RULE-gen$GEN.fnet" \
+"$FIVEFOLD_TOOLS" train "${FILES[@]}" "${INIT[@]}" --out "$DATA/$RULE-gen$GEN.fnet" \
   --epochs "${EPOCHS:-6}" --seed "$SEED" "${THREAD_ARGS[@]}"
 echo "generation $GEN of $RULE: $DATA/$RULE-gen$GEN.fnet"
 echo "test it: an engine script running 'FIVEFOLD_NET=$DATA/$RULE-gen$GEN.fnet $FIVEFOLD protocol --params use_net=1',"

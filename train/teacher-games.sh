@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Games of a teacher engine against itself, or against Fivefold (STUDENT), for
-# `pbrain-fivefold import` (docs/network-log.md, "A teacher's games" and "e7 built in; games
+# `fivefold-tools import` (docs/network-log.md, "A teacher's games" and "e7 built in; games
 # against Rapfi as data"): one c-gomoku-cli per rule and board size, CONC games at a time,
 # each move at a fixed node count, the games written as SGF and the engines' thinking
 # lines as c-gomoku-cli's messages, until the openings run out or SECS seconds pass
@@ -20,7 +20,7 @@
 # github.com/dhbloo/rapfi, c-gomoku-cli: github.com/dhbloo/c-gomoku-cli). A deterministic
 # teacher (one thread, a node limit) plays the same game twice from the same opening, so
 # each opening is played once, and the openings should be many and varied: make them with
-#   pbrain-fivefold openings --count 500 --rule freestyle --stones 5 --radius 6 \
+#   fivefold-tools openings --count 500 --rule freestyle --stones 5 --radius 6 \
 #       --max-eval 80 --seed 31005 --format pos
 # (stones 3 to 7, a seed each; never the test openings of ../shared/openings/).
 #
@@ -28,8 +28,8 @@
 #   e.g. train/teacher-games.sh out 500 fs15:0:15:8:fs15.txt rj15:4:15:3:rj15.txt
 #   (RULE as the protocol's INFO rule: 0 freestyle, 1 exact five, 4 renju)
 # Environment: TEACHER = the teacher's command (required), CGOMOKU = c-gomoku-cli
-#              (default: on PATH), FIVEFOLD = the engine (default
-#              target/release/pbrain-fivefold), NODES = teacher nodes a move (default 50000),
+#              (default: on PATH), FIVEFOLD_TOOLS = fivefold-tools (default
+#              target/release/fivefold-tools), NODES = teacher nodes a move (default 50000),
 #              SCALE = the teacher's score units per logit (default 225, Rapfi 0.43's
 #              classical evaluation; see `import --help`), STUDENT = the student's
 #              command (see above; default: none, the teacher plays itself),
@@ -48,8 +48,8 @@ shift 2
 T=${TEACHER:?"set TEACHER to the teacher engine's command"}
 CLI=${CGOMOKU:-$(command -v c-gomoku-cli || true)}
 [ -x "$CLI" ] || { echo "train/teacher-games.sh: c-gomoku-cli not found: set CGOMOKU" >&2; exit 2; }
-B=${FIVEFOLD:-target/release/pbrain-fivefold}
-[ -x "$B" ] || { echo "train/teacher-games.sh: no engine at $B (cargo build --release)" >&2; exit 2; }
+B=${FIVEFOLD_TOOLS:-target/release/fivefold-tools}
+[ -x "$B" ] || { echo "train/teacher-games.sh: no fivefold-tools at $B (cargo build --release)" >&2; exit 2; }
 # Every kind is checked before any game starts: a mistake in the last one should not
 # cost the first one's SECS.
 rules=()

@@ -374,12 +374,6 @@ impl Board {
     pub fn pats(&self, p: Pos, c: Color) -> [Pat; 4] {
         unpack4(self.sq[p.idx()].pats[c.index()])
     }
-    /// The four line shapes of a colour at a square, packed four bits each (the index
-    /// of the rule tables' per-square arrays).
-    #[inline]
-    pub fn pats_code(&self, p: Pos, c: Color) -> usize {
-        self.sq[p.idx()].pats[c.index()] as usize
-    }
     /// The evaluation value of an empty square for a colour, as the side to move
     /// (`role` 0) or as the other side (`role` 1).
     #[inline]

@@ -13,8 +13,8 @@
 //! worth more than the fifth, since only one move is played at a time), and a constant
 //! for the side to move (the tempo).
 //!
-//! The weights are fitted by `pbrain-fivefold tune` (logistic regression of game
-//! results against these same features, see [`crate::tools::tune`]), per rule: freestyle and
+//! The weights are fitted by `fivefold-tools tune` (logistic regression of game
+//! results against these same features on the scale of [`crate::core::scale`]), per rule: freestyle and
 //! caro share one set, exact five has its own, and renju one per colour. The freestyle
 //! set is fitted to games a stronger engine (PentaZen) played against itself, recorded
 //! with c-gomoku-cli; the others to Fivefold's own self-play.

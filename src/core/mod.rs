@@ -13,6 +13,7 @@ pub mod pattern;
 pub mod record;
 pub mod rng;
 pub mod rules;
+pub mod scale;
 pub mod tables;
 pub mod types;
 pub mod weights;

@@ -15,16 +15,14 @@
 //! ([`tt`]), and its pages are written in by a background thread while no search runs
 //! ([`warm`]).
 //!
-//! Below it: [`memory`] (the memory plan), [`warm`] (the table's pages faulted in between
+//! Below it: [`memory`] (the memory plan, and the process's address-space limit), [`warm`] (the table's pages faulted in between
 //! searches), [`stop`] (stop tokens), [`search`] (iterative
 //! deepening PVS), [`threat`] (VCF/VCT solver), [`movegen`] (threat-aware move generation),
-//! [`picker`] (move ordering), [`params`] (the search's tunable parameters), [`multipv`]
-//! (several best lines), [`restrict`] (moves a person ruled out: block paths and forbidden
+//! [`picker`] (move ordering), [`params`] (the search's tunable parameters), [`restrict`] (moves a person ruled out: block paths and forbidden
 //! points), [`tt`] (the lock-free transposition table) and [`time`] (the move clock).
 
 pub mod memory;
 pub mod movegen;
-pub mod multipv;
 pub mod params;
 pub mod picker;
 pub mod restrict;

@@ -80,20 +80,6 @@ pub fn find_square(b: &Board, c: Color, t: Threat) -> Option<Pos> {
         .find(|&p| b.is_empty(p) && b.threat(p, c) == t)
 }
 
-/// Squares where colour `c` has threat class `t` or better (below Forbidden), scanning the
-/// area around the stones.
-pub fn squares_with(b: &Board, c: Color, t: Threat, out: &mut Vec<Pos>) {
-    out.clear();
-    for p in b.area(4) {
-        if b.is_empty(p) {
-            let tc = b.threat(p, c);
-            if tc >= t && tc != Threat::Forbidden {
-                out.push(p);
-            }
-        }
-    }
-}
-
 /// Generates the moves of the side to move into `out`, sorted best first. When the
 /// position is lost (no block, no defence), every legal move near the stones is
 /// generated instead, so a player always has something to play.

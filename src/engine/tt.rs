@@ -497,18 +497,10 @@ impl Tt {
     }
 
     /// Permille of the first thousand buckets' entries that hold a position, from this
-    /// search or an earlier one since the last clear (how full the table is;
-    /// [`Tt::hashfull`] counts only the current search's).
+    /// search or an earlier one since the last clear (how full the table is).
     pub fn usage(&self) -> u32 {
         let epoch = self.epoch_bits();
         self.sample(|d| d & !ENTRY_MASK == epoch)
-    }
-
-    /// Permille of the first thousand buckets' entries written in this search.
-    pub fn hashfull(&self) -> u32 {
-        let epoch = self.epoch_bits();
-        let age = self.age.load(Relaxed) & 63;
-        self.sample(|d| d & !ENTRY_MASK == epoch && unpack(d).1 == age)
     }
 
     /// Permille of the first thousand buckets' entries whose data word `counts`.

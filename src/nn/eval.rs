@@ -37,14 +37,12 @@
 //! orders moves ([`Evaluator::policy`]).
 
 use crate::core::board::Board;
+use crate::core::scale::SCORE_PER_LOGIT;
 use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS, DIR_OFFSETS};
 use crate::nn::features::{line_row, square_rows, threat_row, ROWS_PER_SQUARE};
 use crate::nn::net::{classical_input, mix_parts, wdl, Head, Net, Set, DIM, HID, POOL_DIV, QA};
 use std::sync::Arc;
 
-/// Score units per logit of the expected result (as the classical evaluation's fit,
-/// `tools::tune::SCALE`), so the search's margins mean the same with either evaluation.
-pub const SCORE_PER_LOGIT: f32 = 200.0;
 /// The evaluation is held within this (a proven result is far beyond it).
 pub const SCORE_LIMIT: Score = 4000;
 /// Moves past the shared ones beyond which a restart computes every square for the new
@@ -114,11 +112,11 @@ fn unclip_into(sum: &[i16; DIM], pending: &mut [i16; DIM]) {
 const PENDING_LIMIT: u32 = (i16::MAX as i32 / QA) as u32;
 
 /// The search's score for win, draw and loss probabilities: the logit of the expected
-/// result, [`SCORE_PER_LOGIT`] units each, within [`SCORE_LIMIT`].
+/// result on the one scale ([`SCORE_PER_LOGIT`] units a logit), within [`SCORE_LIMIT`].
 pub fn score_of(wdl: [f32; 3]) -> Score {
     let w = wdl[0] as f64 + 0.5 * wdl[1] as f64;
     let l = wdl[2] as f64 + 0.5 * wdl[1] as f64;
-    let s = SCORE_PER_LOGIT as f64 * (w.max(1e-6) / l.max(1e-6)).ln();
+    let s = SCORE_PER_LOGIT * (w.max(1e-6) / l.max(1e-6)).ln();
     (s.round() as Score).clamp(-SCORE_LIMIT, SCORE_LIMIT)
 }
 

@@ -8,7 +8,7 @@
 //! that square's policy logit ([`net`]). The [`eval`] module keeps the vectors up to date
 //! as the search moves and reads the value and policy.
 //!
-//! `pbrain-fivefold train` (`crate::tools::train`) fits the weights to `datagen`'s
+//! `fivefold-tools train` (`tools::train`) fits the weights to `datagen`'s
 //! positions; the weights the engine plays with are built into the binary
 //! ([`net::available`]: the built-in networks and `FIVEFOLD_NET`). The search uses them by
 //! default where they won their match against the classical search

@@ -186,7 +186,7 @@ impl Head {
 /// The head's classical input: the classical evaluation for the side to move, over
 /// twice the score units per logit (so that it alone gives the classical score back).
 pub fn classical_input(b: &crate::core::board::Board) -> f32 {
-    crate::core::eval::evaluate(b) as f32 / (2.0 * crate::nn::eval::SCORE_PER_LOGIT)
+    crate::core::eval::evaluate(b) as f32 / (2.0 * crate::core::scale::SCORE_PER_LOGIT as f32)
 }
 
 /// Win, draw and loss probabilities from the head's logits.

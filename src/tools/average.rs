@@ -1,4 +1,4 @@
-//! `pbrain-fivefold average`: the weighted mean of network files, weight by weight (a
+//! `fivefold-tools average`: the weighted mean of network files, weight by weight (a
 //! *weight soup*, [`Net::mean`]), written in the format the engine reads.
 
 use crate::nn::net::Net;
@@ -13,7 +13,7 @@ the nearest integer, each head number the weighted mean. The result loads as any
 file does (FIVEFOLD_NET, docs/network.md).
 
 Example:
-  pbrain-fivefold average --out mean.fnet src/nn/nets/exact5.fnet candidate.fnet --weights 1,1")]
+  fivefold-tools average --out mean.fnet src/nn/nets/exact5.fnet candidate.fnet --weights 1,1")]
 pub struct Options {
     /// The network file to write
     #[arg(long, value_name = "FILE")]

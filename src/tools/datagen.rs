@@ -1,4 +1,4 @@
-//! `pbrain-fivefold datagen`: training positions for a learned evaluation and move
+//! `fivefold-tools datagen`: training positions for a learned evaluation and move
 //! policy (issue #42), from self-play with the engine's own search, written in the
 //! format of [`data`] (`docs/data.md`).
 //!
@@ -39,6 +39,8 @@
 //! time), and the games are written in their order whatever thread finished them first.
 //! So the same options and seed give the same file byte for byte, with any `--threads`.
 
+use crate::cli::args;
+use crate::cli::term::CLEAR_LINE;
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
 use crate::core::rng::{Rng, SplitMix64};
@@ -49,8 +51,6 @@ use crate::engine::params::Params;
 use crate::engine::search::{Limits, SearchResult, Searcher};
 use crate::engine::tt::Tt;
 use crate::engine::StopToken;
-use crate::io::args;
-use crate::io::term::CLEAR_LINE;
 use crate::tools::data::{self, flags, GameResult, Header, Record, Writer};
 use crate::tools::openings::{parse_pos_line, pos_line};
 use anyhow::{anyhow, bail, Context, Result};
@@ -444,8 +444,8 @@ Writes one record per searched position to --out (format: docs/data.md); progres
 summary go to stderr. The same options and --seed give the same file with any --threads.
 
 Example:
-  pbrain-fivefold datagen --out freestyle.data --games 1000 --nodes 20000 --seed 1
-  pbrain-fivefold datagen --out renju.data --rule renju --openings spread_renju_15x15.pos.txt")]
+  fivefold-tools datagen --out freestyle.data --games 1000 --nodes 20000 --seed 1
+  fivefold-tools datagen --out renju.data --rule renju --openings spread_renju_15x15.pos.txt")]
 pub struct Options {
     /// The file to write (replaced if it exists)
     #[arg(long, value_name = "FILE")]
@@ -643,8 +643,8 @@ pub fn run(opts: &Options) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::position::board_from_moves;
     use crate::core::rng::XorShift64;
-    use crate::io::position::board_from_moves;
 
     fn spec(rule: Rule, size: usize) -> Spec {
         Spec {

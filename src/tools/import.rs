@@ -1,4 +1,4 @@
-//! `pbrain-fivefold import`: training positions from another engine's games, read from
+//! `fivefold-tools import`: training positions from another engine's games, read from
 //! c-gomoku-cli's sample or SGF files and written in the format of
 //! [`data`](crate::tools::data) (`docs/data.md`), so that `train` can learn from a
 //! stronger engine's moves and results.
@@ -45,12 +45,13 @@
 //! held-out files by whole games, and with `-repeat` by whole opening pairs (games 2k-1
 //! and 2k), without editing the match's files.
 
+use crate::cli::args;
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
 use crate::core::record::{self, SgfGame};
+use crate::core::scale::SCORE_PER_LOGIT;
 use crate::core::types::{Color, Pos, Rule};
-use crate::io::args;
-use crate::nn::eval::{SCORE_LIMIT, SCORE_PER_LOGIT};
+use crate::nn::eval::SCORE_LIMIT;
 use crate::tools::data::{flags, GameResult, Header, Record, Writer};
 use crate::tools::datagen::{play_checked, why_illegal};
 use crate::tools::openings::{parse_pos_line, pos_line};
@@ -80,10 +81,10 @@ run import twice to split a match into training and held-out files.
 Examples (Rapfi's games as a teacher; train/teacher-games.sh makes such files):
   c-gomoku-cli -engine cmd=pbrain-rapfi -engine cmd=pbrain-rapfi -each nodes=50000 \\
     -openings file=openings.txt type=pos -games 1000 -sample file=games.csv format=csv
-  pbrain-fivefold import games.csv --out rapfi.data --rule freestyle --size 15
-  pbrain-fivefold import --sgf match/games.sgf --messages match/messages.txt \\
+  fivefold-tools import games.csv --out rapfi.data --rule freestyle --size 15
+  fivefold-tools import --sgf match/games.sgf --messages match/messages.txt \\
     --teacher rapfi --out rapfi.data
-  pbrain-fivefold import --sgf match/games.sgf --messages match/messages.txt \\
+  fivefold-tools import --sgf match/games.sgf --messages match/messages.txt \\
     --teacher rapfi --games 301-420 --out rapfi-val.data")]
 pub struct Options {
     /// c-gomoku-cli sample files in CSV form, read in this order
@@ -377,7 +378,7 @@ impl Importer {
                 let mine = GameResult::for_side(result.winner(), me);
                 // The score reported while thinking about move i + 1.
                 let score = reported.get(i + 1).copied().flatten().map(|v| {
-                    let s = (v / scale * f64::from(SCORE_PER_LOGIT)).round();
+                    let s = (v / scale * SCORE_PER_LOGIT).round();
                     s.clamp(-f64::from(SCORE_LIMIT), f64::from(SCORE_LIMIT)) as i16
                 });
                 match position_record(&b, game, p, mine, score) {

@@ -1,4 +1,4 @@
-//! `pbrain-fivefold openings`: balanced openings for matches, written in the Gomocup
+//! `fivefold-tools openings`: balanced openings for matches, written in the Gomocup
 //! offset format that c-gomoku-cli reads (`dx,dy` from the centre, comma separated:
 //! `0,0, 1,1, -1,2`) or its `pos` format (`h8i9g10`, letter = column, number = row + 1
 //! counted from the top).
@@ -20,10 +20,10 @@
 //! How balanced these openings are, measured with another engine, is in
 //! `docs/strength.md` ("Openings").
 
+use crate::cli::args;
+use crate::cli::output::outln;
 use crate::core::types::{symmetries, Pos, Rule};
 use crate::engine::search::{search_position_with, Limits, Params};
-use crate::io::args;
-use crate::io::output::outln;
 use crate::tools::selfplay::random_opening_near;
 use anyhow::Result;
 
@@ -225,7 +225,7 @@ pub enum Format {
 Prints one opening a line; fewer than --count when the tries run out (a note on stderr says so).
 
 Example:
-  pbrain-fivefold openings --count 100 --size 15 --rule 0 --stones 3 --seed 1 --format offset")]
+  fivefold-tools openings --count 100 --size 15 --rule 0 --stones 3 --seed 1 --format offset")]
 pub struct Options {
     /// Openings wanted
     #[arg(long, value_name = "N", default_value_t = Spec::default().count)]

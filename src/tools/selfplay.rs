@@ -5,6 +5,7 @@
 //! Matches against other engines go through the protocol and a real match runner
 //! (see `scripts/`); this module only ever plays Fivefold against itself.
 
+use crate::cli::output::outln;
 use crate::core::board::Board;
 use crate::core::eval;
 use crate::core::rng::{Rng, XorShift64};
@@ -15,7 +16,6 @@ use crate::engine::search::{Limits, Params, Searcher};
 use crate::engine::time::Budget;
 use crate::engine::tt::Tt;
 use crate::engine::StopToken;
-use crate::io::output::outln;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -321,7 +321,7 @@ A player is depth=N, time=MS, nodes=N or greedy, optionally followed by search p
 nodes=20000,lmr=0. Each opening is played twice, the players swapping colours.
 
 Example:
-  pbrain-fivefold selfplay --a depth=6 --b greedy --openings 20 --rule 0 --size 15 --seed 1")]
+  fivefold-tools selfplay --a depth=6 --b greedy --openings 20 --rule 0 --size 15 --seed 1")]
 pub struct Options {
     /// The first player
     #[arg(long, value_name = "PLAYER", default_value = "depth=4", value_parser = player)]
@@ -333,16 +333,16 @@ pub struct Options {
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub openings: usize,
     /// Stones in each random opening
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = |s: &str| crate::io::args::number_in(s, 0usize, 20))]
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = |s: &str| crate::cli::args::number_in(s, 0usize, 20))]
     pub stones: usize,
     /// Seed of the first opening (the next ones count up from it)
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::io::args::count)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cli::args::count)]
     pub seed: u64,
     /// Rule: freestyle, exact5, renju, caro, caro-exact5, or 0, 1, 4, 8, 9
-    #[arg(long, value_name = "RULE", default_value = "freestyle", value_parser = crate::io::args::rule)]
+    #[arg(long, value_name = "RULE", default_value = "freestyle", value_parser = crate::cli::args::rule)]
     pub rule: Rule,
     /// Board size (square)
-    #[arg(long, value_name = "N", default_value_t = 15, value_parser = crate::io::args::board_size)]
+    #[arg(long, value_name = "N", default_value_t = 15, value_parser = crate::cli::args::board_size)]
     pub size: usize,
 }
 

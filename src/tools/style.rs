@@ -1,4 +1,4 @@
-//! `pbrain-fivefold style`: what each player's moves make and what they take away, over
+//! `fivefold-tools style`: what each player's moves make and what they take away, over
 //! a file of recorded games (the SGF file c-gomoku-cli writes).
 //!
 //! Every move after the opening, up to a given number of stones on the board, is sorted
@@ -9,12 +9,12 @@
 //! colour, which is how two engines' styles on the same openings compare: for example
 //! Fivefold's black moves against Rapfi's black moves in the same match.
 
+use crate::cli::output::outln;
+use crate::cli::position;
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
 use crate::core::record::{self, SgfGame};
 use crate::core::types::{Color, Pos, Rule};
-use crate::io::output::outln;
-use crate::io::position;
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 
@@ -113,13 +113,13 @@ pub fn report(t: &Tallies) -> String {
 #[derive(clap::Args, Clone, Debug)]
 #[command(after_help = "\
 Example:
-  pbrain-fivefold style --sgf match/games.sgf --until 30")]
+  fivefold-tools style --sgf match/games.sgf --until 30")]
 pub struct Options {
     /// SGF files of recorded games, separated by commas (c-gomoku-cli's -sgf output)
     #[arg(long, value_name = "FILE[,FILE...]", required = true)]
     pub sgf: String,
     /// Rule of every game [default: each game's own RU[], else freestyle]
-    #[arg(long, value_name = "RULE", value_parser = crate::io::args::rule)]
+    #[arg(long, value_name = "RULE", value_parser = crate::cli::args::rule)]
     pub rule: Option<Rule>,
     /// Count the moves up to this many stones on the board
     #[arg(long, value_name = "STONES", default_value_t = 20)]

@@ -1,4 +1,4 @@
-//! `pbrain-fivefold train`: fits the network of [`crate::nn`] to `datagen` positions.
+//! `fivefold-tools train`: fits the network of [`crate::nn`] to `datagen` positions.
 //!
 //! A plain Rust trainer (no framework): the forward pass in floating point, the backward
 //! pass written out by hand, Adam. The network is the engine's own (the same rows,
@@ -35,12 +35,12 @@
 //! A search compares the positions after a node's moves, not games' outcomes, so a value
 //! can predict results better and still rank those positions worse (network.md).
 
+use crate::cli::args;
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
 use crate::core::rng::{Rng, SplitMix64};
 use crate::core::rules;
 use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS};
-use crate::io::args;
 use crate::nn::features::{square_rows, ROWS, ROWS_PER_SQUARE};
 use crate::nn::net::{
     mix_parts, sets_for, wdl, Head, Net, Set, DIM, HID, MIX_LEN, POOL_DIV, QA, TABLE_LIMIT,
@@ -67,7 +67,7 @@ file the engine loads (format: crate::nn::net, docs/network.md). Progress goes t
 The same files, options and --seed give the same network with any --threads.
 
 Example:
-  pbrain-fivefold train --data a.data --data b.data --out freestyle.fnet --epochs 8")]
+  fivefold-tools train --data a.data --data b.data --out freestyle.fnet --epochs 8")]
 pub struct Options {
     /// A datagen file (repeat for more)
     #[arg(long = "data", value_name = "FILE", required = true)]
@@ -292,7 +292,7 @@ pub fn value_target(r: &Record, result_weight: f32) -> [f32; 3] {
         Some(n) if n > 0 => [1.0, 0.0, 0.0],
         Some(_) => [0.0, 0.0, 1.0],
         None => {
-            let p = 1.0 / (1.0 + (-(r.score as f32) / crate::nn::eval::SCORE_PER_LOGIT).exp());
+            let p = crate::core::scale::expected_f32(r.score as f32);
             [p, 0.0, 1.0 - p]
         }
     };
@@ -818,7 +818,7 @@ fn classical_value_loss(ds: &Dataset, result_weight: f32) -> Result<(f64, f32, f
     let loss = |scale: f32| {
         let mut total = 0.0;
         for (e, t) in &evals {
-            let p = 1.0 / (1.0 + (-e / scale).exp());
+            let p = crate::core::scale::logistic_f32(e / scale);
             let q = [p, 0.0, 1.0 - p];
             total -= (0..3).map(|k| t[k] * q[k].max(1e-6).ln()).sum::<f32>() as f64;
         }

@@ -1,4 +1,4 @@
-//! `pbrain-fivefold tune`: fits the evaluation weights to game results.
+//! `fivefold-tools tune`: fits the evaluation weights to game results.
 //!
 //! 1. Plays games between two copies of the current engine (a node limit per move, so
 //!    the run is reproducible), from seeded random openings; or, with `--sgf`, reads
@@ -12,9 +12,10 @@
 //!    come from the c-gomoku-cli `messages.txt` of the match (`--messages`, the last score
 //!    the engine reported before each of its moves, which also stands for the position
 //!    after its move) or from the games' `V[]` values.
-//! 3. Fits the weights by logistic regression: `P(win) = σ(eval / SCALE)` with the
-//!    evaluation linear in [`eval::features`], minimising the cross-entropy by Adam,
-//!    starting from the current weights. Weights of shapes that are decided tactically
+//! 3. Fits the weights by logistic regression: `P(win) = σ(eval / SCORE_PER_LOGIT)` (the
+//!    one scale, [`crate::core::scale`]) with the evaluation linear in
+//!    [`eval::features`], minimising the cross-entropy by Adam, starting from the
+//!    current weights. Weights of shapes that are decided tactically
 //!    (fours, fives) stay as they are. It also fits the line-shape and threat-class
 //!    weights alone (without the "has at least one" and tempo terms) and reports that
 //!    fit's loss, so a run shows what the extra terms add.
@@ -22,19 +23,17 @@
 //!    with a set per colour) to paste into `src/core/weights.rs`, with the loss before and after
 //!    on the training positions and on held-out games.
 
+use crate::cli::output::outln;
+use crate::cli::position;
 use crate::core::board::Board;
 use crate::core::eval;
 use crate::core::pattern::{Pat, Threat};
 use crate::core::record::{self, RecordResult};
+use crate::core::scale;
 use crate::core::types::{Color, Pos, Rule};
 use crate::core::weights::{self, FEATURES};
-use crate::io::output::outln;
-use crate::io::position;
 use crate::tools::selfplay::{self, Limit, Outcome, Player};
 use anyhow::Result;
-
-/// Evaluation units per logit in the win-probability model.
-pub const SCALE: f64 = 200.0;
 
 /// One training position: features of the side to move and of the other side, and the
 /// result (or the teacher's target) from the side to move's view.
@@ -138,7 +137,7 @@ fn samples_on(
             let score = teacher.and_then(|(t, v)| Some((t, v.get(i.checked_sub(1)?).copied()??)));
             if let Some((t, v)) = score {
                 let v = if me == Color::Black { v } else { -v };
-                let p = 1.0 / (1.0 + (-v / t.scale).exp());
+                let p = scale::logistic(v / t.scale);
                 result = (t.share * p + (1.0 - t.share) * f64::from(result)) as f32;
             }
             out.push(Sample {
@@ -251,7 +250,7 @@ fn eval_of(w: &Fitted, s: &Sample) -> f64 {
 pub fn loss(w: &Fitted, data: &[Sample]) -> f64 {
     let mut l = 0.0;
     for s in data {
-        let p = 1.0 / (1.0 + (-eval_of(w, s) / SCALE).exp());
+        let p = scale::expected(eval_of(w, s));
         let p = p.clamp(1e-9, 1.0 - 1e-9);
         let y = s.result as f64;
         l -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
@@ -279,8 +278,8 @@ pub fn fit(rule: Rule, data: &[Sample], iterations: usize, extra: bool) -> Fitte
     for it in 1..=iterations {
         let mut g = [[[0f64; FEATURES]; 2]; 2];
         for s in data {
-            let p = 1.0 / (1.0 + (-eval_of(&w, s) / SCALE).exp());
-            let e = (p - s.result as f64) / SCALE;
+            let p = scale::expected(eval_of(&w, s));
+            let e = (p - s.result as f64) / scale::SCORE_PER_LOGIT;
             let (cm, co) = (slot(s.color), slot(s.color.opp()));
             for (k, (&me, &opp)) in s.me.iter().zip(&s.opp).enumerate() {
                 g[cm][0][k] += e * me as f64;
@@ -311,7 +310,7 @@ pub fn fit(rule: Rule, data: &[Sample], iterations: usize, extra: bool) -> Fitte
     w
 }
 
-/// `pbrain-fivefold tune --games 400 --nodes 4000 --rule 0 --size 15 --seed 1 --iterations 300`,
+/// `fivefold-tools tune --games 400 --nodes 4000 --rule 0 --size 15 --seed 1 --iterations 300`,
 /// or `tune --sgf games.sgf[,more.sgf] --rule 0` to fit to recorded games instead (add
 /// `--games N` to mix in N self-play games), and `--messages m.txt[,more.txt] --teacher
 /// NAME [--teacher-scale 225] [--share 1]` to fit to an engine's scores of their positions.
@@ -322,29 +321,29 @@ Prints the fitted weight table of the rule (to paste into src/core/weights.rs); 
 losses go to stderr.
 
 Examples:
-  pbrain-fivefold tune --games 400 --nodes 4000 --threads 8
-  pbrain-fivefold tune --sgf match/games.sgf --teacher Rapfi --messages match/messages.txt")]
+  fivefold-tools tune --games 400 --nodes 4000 --threads 8
+  fivefold-tools tune --sgf match/games.sgf --teacher Rapfi --messages match/messages.txt")]
 pub struct Options {
     /// Rule: freestyle, exact5, renju, caro, caro-exact5, or 0, 1, 4, 8, 9
-    #[arg(long, value_name = "RULE", default_value = "freestyle", value_parser = crate::io::args::rule)]
+    #[arg(long, value_name = "RULE", default_value = "freestyle", value_parser = crate::cli::args::rule)]
     pub rule: Rule,
     /// Board size of the self-play games (square)
-    #[arg(long, value_name = "N", default_value_t = 15, value_parser = crate::io::args::board_size)]
+    #[arg(long, value_name = "N", default_value_t = 15, value_parser = crate::cli::args::board_size)]
     pub size: usize,
     /// Self-play games to learn from (a quarter as many more are held out) [default: 400, or 0 with --sgf]
     #[arg(long, value_name = "N")]
     pub games: Option<usize>,
     /// Nodes per move in the self-play games
-    #[arg(long, value_name = "N", default_value_t = 4000, value_parser = crate::io::args::count)]
+    #[arg(long, value_name = "N", default_value_t = 4000, value_parser = crate::cli::args::count)]
     pub nodes: u64,
     /// Seed of the self-play openings
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::io::args::count)]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = crate::cli::args::count)]
     pub seed: u64,
     /// Optimiser iterations
     #[arg(long, value_name = "N", default_value_t = 300)]
     pub iterations: usize,
     /// Threads playing the self-play games
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = crate::io::args::threads)]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = crate::cli::args::threads)]
     pub threads: usize,
     /// Recorded games to learn from: SGF files with results, separated by commas
     #[arg(long, value_name = "FILE[,FILE...]")]
@@ -356,10 +355,10 @@ pub struct Options {
     #[arg(long, value_name = "FILE[,FILE...]", requires = "teacher")]
     pub messages: Option<String>,
     /// The teacher's score units per logit
-    #[arg(long, value_name = "UNITS", default_value_t = TEACHER_SCALE, value_parser = crate::io::args::positive)]
+    #[arg(long, value_name = "UNITS", default_value_t = TEACHER_SCALE, value_parser = crate::cli::args::positive)]
     pub teacher_scale: f64,
     /// Share of the teacher's score in a target, the rest from the game's result
-    #[arg(long, value_name = "SHARE", default_value_t = 1.0, value_parser = |s: &str| crate::io::args::number_in(s, 0.0, 1.0))]
+    #[arg(long, value_name = "SHARE", default_value_t = 1.0, value_parser = |s: &str| crate::cli::args::number_in(s, 0.0, 1.0))]
     pub share: f64,
 }
 
@@ -558,7 +557,7 @@ mod tests {
         // all. Positions are sampled after the opening's three moves.
         let text = "(;FF[4]GM[4]RU[0]SZ[15]RE[B+1];B[hh]C[opening move];W[ih]C[opening move]\
                     ;B[hg]C[opening move]V[225];W[ig]C[9ms];B[hf]C[9ms])\n";
-        let sigma = 1.0 / (1.0 + (-1f64).exp());
+        let sigma = scale::logistic(1.0);
         for share in [1.0, 0.5] {
             let t = Teacher {
                 scale: TEACHER_SCALE,

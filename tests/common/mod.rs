@@ -366,11 +366,30 @@ pub fn run(args: &[&str]) -> Run {
     run_with_input(args, "")
 }
 
-/// Runs `pbrain-fivefold` with `args`, writes `input` to its stdin and closes it, and
-/// waits for its end. A process that stops before reading (a bad option) is fine: the
-/// broken pipe is ignored.
+/// The subcommands of `fivefold-tools`; every other subcommand is `pbrain-fivefold`'s.
+pub const TOOLS: &[&str] = &[
+    "selfplay", "openings", "tune", "style", "datagen", "import", "train", "average",
+];
+
+/// The binary that carries the subcommand `args` start with: `fivefold-tools` for the
+/// tools, `pbrain-fivefold` for everything else (the protocol, play, analyse, ...).
+pub fn binary_for(args: &[&str]) -> &'static str {
+    match args.first() {
+        Some(first) if TOOLS.contains(first) => env!("CARGO_BIN_EXE_fivefold-tools"),
+        _ => env!("CARGO_BIN_EXE_pbrain-fivefold"),
+    }
+}
+
+/// Runs the binary of the subcommand in `args` ([`binary_for`]), writes `input` to its
+/// stdin and closes it, and waits for its end. A process that stops before reading (a bad
+/// option) is fine: the broken pipe is ignored.
 pub fn run_with_input(args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-fivefold"))
+    run_binary(binary_for(args), args, input)
+}
+
+/// Runs `binary` with `args`, as [`run_with_input`] does.
+pub fn run_binary(binary: &str, args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(binary)
         .args(args)
         .env_remove("RUST_LOG")
         .env_remove("NO_COLOR")

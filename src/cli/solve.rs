@@ -13,14 +13,14 @@
 //! (see [`Board::from_diagram`]); its side to move follows from the stone counts unless
 //! `--tomove` says otherwise.
 
+use crate::cli::args;
+use crate::cli::json;
+use crate::cli::output::outln;
+use crate::cli::position::PositionArgs;
 use crate::core::board::Board;
 use crate::core::notation::{square_name, xy};
 use crate::core::types::{Color, Pos};
 use crate::engine::threat::{Stats, ThreatSolver};
-use crate::io::args;
-use crate::io::json;
-use crate::io::output::outln;
-use crate::io::position::PositionArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use std::time::{Duration, Instant};
 
@@ -95,7 +95,7 @@ pub fn run(opts: &Options) -> Result<()> {
                 std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
             Board::from_diagram(&text, o.position.rule).map_err(|e| anyhow!("{path}: {e}"))?
         }
-        None => crate::io::position::position(&o.position)?,
+        None => crate::cli::position::position(&o.position)?,
     };
     if let Some(c) = o.tomove {
         b.set_side_to_move(c);
@@ -270,7 +270,7 @@ fn print_result(b: &Board, kind: &str, line: Option<&[Pos]>, stats: Stats, elaps
     }
 }
 
-pub use crate::tools::puzzles::{parse_puzzles, Puzzle};
+pub use crate::cli::puzzles::{parse_puzzles, Puzzle};
 
 #[derive(Default)]
 struct Tally {

@@ -3,17 +3,17 @@
 //!
 //! Everything here is pure (no I/O, no game state): [`parse`] turns one input line
 //! into a [`Command`], [`parse_block_line`] reads a line inside a block that ends with
-//! `DONE`, and the `*_line` functions build output lines. [`crate::front::session`] holds the
+//! `DONE`, and the `*_line` functions build output lines. [`crate::gomocup::session`] holds the
 //! state and the threads.
 //!
 //! Commands are case-insensitive; leading and trailing white space (including the CR of
 //! CRLF line ends) is ignored. Numbers are kept as `i64` here and range-checked by the
 //! session, which knows the board.
 
+use crate::analysis::{soosorv, swap2};
 use crate::core::notation;
 use crate::core::types::{format_score, is_mate, Pos, Score};
 use crate::engine::search::Info;
-use crate::front::{soosorv, swap2};
 use std::time::Duration;
 
 /// One command line from the manager.
@@ -115,7 +115,7 @@ pub enum Command {
     /// winner (the board is kept).
     Resign,
     /// `YXPRINTFEATURE`: the evaluation's view of the current position as messages
-    /// ([`crate::front::features`]).
+    /// ([`crate::gomocup::features`]).
     PrintFeature,
     /// A known command with arguments that do not parse.
     Malformed { name: String, reason: String },
@@ -934,13 +934,13 @@ pub fn realtime_best_line(p: Pos) -> String {
 }
 
 /// The estimated chance of winning for a score (for the side it is for), as the
-/// classical evaluation's weights were fitted: `1 / (1 + e^(-score / 200))` (see
-/// [`crate::tools::tune::SCALE`]); 1 and 0 for a five found.
+/// classical evaluation's weights were fitted: `1 / (1 + e^(-score / 200))`
+/// ([`crate::core::scale`]); 1 and 0 for a five found.
 pub fn win_rate(score: Score) -> f64 {
     if is_mate(score) {
         return if score > 0 { 1.0 } else { 0.0 };
     }
-    1.0 / (1.0 + (-(score as f64) / crate::tools::tune::SCALE).exp())
+    crate::core::scale::expected(score as f64)
 }
 
 /// The `INFO` lines Yixin-Board 3 reads for one line of analysis (`INFO show_detail` 2

@@ -11,9 +11,9 @@
 //!
 //! The threat solving takes at most a third of the time the GUI gave; the search the rest.
 
+use crate::analysis::multipv;
 use crate::core::board::Board;
 use crate::core::types::Pos;
-use crate::engine::multipv;
 use crate::engine::search::Limits;
 use crate::engine::threat::ThreatSolver;
 use crate::engine::StopToken;

@@ -1,8 +1,8 @@
 //! What the subcommands' command lines share: the value parsers that check a value as it
 //! is read (so a mistake stops the command with a message and exit status 2 instead of
 //! quietly becoming a default), and the `--threads` option group. The position options
-//! are [`PositionArgs`](crate::io::position::PositionArgs), the colour switches
-//! [`AnsiArgs`](crate::io::term::AnsiArgs).
+//! are [`PositionArgs`](crate::cli::position::PositionArgs), the colour switches
+//! [`AnsiArgs`](crate::cli::term::AnsiArgs).
 
 use crate::core::types::{Rule, MAX_SIZE, MIN_SIZE};
 use std::fmt::Display;

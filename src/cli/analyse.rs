@@ -19,21 +19,21 @@
 //! threat-space solver's VCF, then VCT, for the side to move, else the search's mate
 //! scores (which also see the opponent's wins).
 
+use crate::analysis::multipv::{self, Lines, Want};
+use crate::cli::args::{self, ThreadsArgs};
+use crate::cli::display::{self, View};
+use crate::cli::json;
+use crate::cli::position::{self, PositionArgs};
+use crate::cli::term::{self, AnsiArgs};
 use crate::core::board::Board;
 use crate::core::notation::square_name;
 use crate::core::pattern::Threat;
 use crate::core::rules::{self, GameEnd};
 use crate::core::types::{format_score, is_mate, mate_plies, Color, Pos, MATE};
-use crate::engine::multipv::{self, Lines, Want};
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::threat::ThreatSolver;
 use crate::engine::time::Budget;
 use crate::engine::{Engine, StopToken};
-use crate::io::args::{self, ThreadsArgs};
-use crate::io::display::{self, View};
-use crate::io::json;
-use crate::io::position::{self, PositionArgs};
-use crate::io::term::{self, AnsiArgs};
 use anyhow::Result;
 use std::io::{IsTerminal, Write};
 use std::time::Duration;

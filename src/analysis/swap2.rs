@@ -15,9 +15,9 @@
 //!   let the opponent choose.
 //! - Given five stones: take the colour the search prefers.
 
+use crate::analysis::multipv::{self, deepen, effective_depth, Eval, Race};
 use crate::core::board::Board;
 use crate::core::types::{symmetries, Color, Pos, Score};
-use crate::engine::multipv::{self, deepen, effective_depth, Eval, Race};
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::time::Budget;
 use crate::engine::{Engine, StopToken};

@@ -3,6 +3,8 @@
 //! that alters it changes search behaviour. Also `bench --board`, the speed of the
 //! board's incremental `make`/`unmake`.
 
+use crate::cli::args::{self, ThreadsArgs};
+use crate::cli::output::outln;
 use crate::core::board::Board;
 use crate::core::notation;
 use crate::core::types::{Pos, Rule};
@@ -10,8 +12,6 @@ use crate::engine::params::Params;
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::tt::Tt;
 use crate::engine::StopToken;
-use crate::io::args::{self, ThreadsArgs};
-use crate::io::output::outln;
 use std::sync::Arc;
 use std::time::Instant;
 

@@ -8,11 +8,11 @@
 //! moves) are pre-selected by the static evaluation, then searched side by side
 //! ([`multipv::deepen`]) as long as the time allows, keeping the closest ones in the race;
 //! the answer is the closest by the deepest comparable result, as the Swap2 opening
-//! choice does ([`crate::front::swap2`]).
+//! choice does ([`crate::analysis::swap2`]).
 
+use crate::analysis::multipv::{self, deepen, effective_depth, parent_score, Eval, Race};
 use crate::core::board::Board;
 use crate::core::types::{Pos, Score};
-use crate::engine::multipv::{self, deepen, effective_depth, parent_score, Eval, Race};
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::{Engine, StopToken};
 

@@ -5,14 +5,14 @@
 //! `pbrain-fivefold puzzles FILE… [--nodes N] [--ms T]` prints one line per puzzle and a
 //! summary, so a search change can be judged on tactics before it is judged in games.
 
+use crate::cli::output::outln;
+use crate::cli::position::board_from_moves;
 use crate::core::board::Board;
 use crate::core::notation::parse_moves;
 use crate::core::types::{Color, Pos, Rule};
 use crate::engine::search::Limits;
 use crate::engine::time::Budget;
 use crate::engine::Engine;
-use crate::io::output::outln;
-use crate::io::position::board_from_moves;
 use anyhow::{anyhow, bail, Context, Result};
 use std::time::Duration;
 
@@ -114,10 +114,10 @@ pub struct Options {
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<String>,
     /// Node limit per puzzle
-    #[arg(long, value_name = "N", value_parser = crate::io::args::count)]
+    #[arg(long, value_name = "N", value_parser = crate::cli::args::count)]
     pub nodes: Option<u64>,
     /// Time limit per puzzle in milliseconds
-    #[arg(long, value_name = "MS", value_parser = crate::io::args::count)]
+    #[arg(long, value_name = "MS", value_parser = crate::cli::args::count)]
     pub ms: Option<u64>,
     /// Search parameters: name=value,... (as selfplay's players take them)
     #[arg(long, value_name = "LIST", value_parser = params)]

@@ -2,11 +2,11 @@
 //! position from `--moves`, `--file` (a diagram, a Piskvork `.psq` or an SGF record),
 //! `--rule` and `--size`/`--width`/`--height`.
 
+use crate::cli::args;
 use crate::core::board::Board;
 use crate::core::notation;
 use crate::core::rules;
 use crate::core::types::{Pos, Rule};
-use crate::io::args;
 use anyhow::{anyhow, bail, Context, Result};
 
 /// The position options of `play`, `analyse` and `solve`: `--moves` or `--file`, the

@@ -9,11 +9,11 @@
 //! Every object is printed on one line; optional facts that do not apply are `null`
 //! rather than missing, so a script can rely on every key being there.
 
+use crate::analysis::multipv;
 use crate::core::board::Board;
 use crate::core::notation::square_name;
 use crate::core::rules::GameEnd;
 use crate::core::types::{format_score, mate_plies, Color, Pos, Score};
-use crate::engine::multipv;
 use serde::Serialize;
 
 /// The version of this schema, printed in every top-level object. It goes up when a key

@@ -11,7 +11,7 @@
 //!
 //! 1. the opening closest to even with white to move (the opponent may swap);
 //! 2. swap (take black) when white's side of the three stones scores below 0;
-//! 3. the fourth stone closest to even ([`crate::front::balance`]), and the N whose
+//! 3. the fourth stone closest to even ([`crate::analysis::balance`]), and the N whose
 //!    N-th best fifth move for black comes closest to even (white picks the worst of
 //!    black's offers, so black's N-th best move is what black gets);
 //! 4. swap (take white) when black's N-th best fifth move scores below 0;
@@ -19,12 +19,12 @@
 //!    has fewer distinct moves);
 //! 6. the offer best for white.
 
+use crate::analysis::multipv::{self, deepen, effective_depth, Eval, Race, Want};
+use crate::analysis::{balance, swap2};
 use crate::core::board::Board;
 use crate::core::types::{symmetries, Pos};
-use crate::engine::multipv::{self, deepen, effective_depth, Eval, Race, Want};
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::{Engine, StopToken};
-use crate::front::{balance, swap2};
 use std::time::Instant;
 
 /// Most fifth moves white may ask for.

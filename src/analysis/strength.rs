@@ -17,12 +17,12 @@
 //!
 //! At 100 none of this runs: the session searches as it always has.
 
+use crate::analysis::multipv::{self, Line, Lines, Want};
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
 use crate::core::rng::{Rng, SplitMix64};
 use crate::core::rules;
 use crate::core::types::{is_mate, Color, Pos, Score};
-use crate::engine::multipv::{self, Line, Lines, Want};
 use crate::engine::search::Limits;
 use crate::engine::{Engine, StopToken};
 

@@ -11,7 +11,7 @@
 //! protocol's `YXNBEST`, root-move exclusion (`YXBLOCK`, continuous-game marks) and
 //! `pbrain-fivefold analyse`: the candidate moves are made on copies of the board and the
 //! positions after them are searched; a move's score is the negated score of the
-//! position it leads to. The Swap2 opening decisions ([`crate::front::swap2`]) use
+//! position it leads to. The Swap2 opening decisions ([`crate::analysis::swap2`]) use
 //! it to compare candidate openings.
 
 use crate::core::board::Board;

@@ -6,6 +6,10 @@
 //! types ends the session except `quit` and the end of the input: a bad move or command
 //! gets a message saying what is wrong, and the game goes on.
 
+use crate::cli::args::{self, ThreadsArgs};
+use crate::cli::display::{self, View};
+use crate::cli::position::{self, PositionArgs};
+use crate::cli::term::{self, AnsiArgs};
 use crate::core::board::Board;
 use crate::core::notation::{parse_square, square_name};
 use crate::core::record;
@@ -15,10 +19,6 @@ use crate::core::types::{format_score, Color, Pos};
 use crate::engine::search::{Info, Limits, SearchResult};
 use crate::engine::time::{self, Clock};
 use crate::engine::Engine;
-use crate::io::args::{self, ThreadsArgs};
-use crate::io::display::{self, View};
-use crate::io::position::{self, PositionArgs};
-use crate::io::term::{self, AnsiArgs};
 use anyhow::Result;
 use std::io::{BufRead, IsTerminal, Write};
 use std::time::Duration;

@@ -1,5 +1,5 @@
 //! Subcommand output on stdout that survives a closed pipe: [`write_line`] and the
-//! `outln!` macro (`use crate::io::output::outln;` inside the crate).
+//! `outln!` macro (`use crate::cli::output::outln;` inside the crate).
 
 /// Writes one line of a subcommand's output to stdout. When the reader has gone away
 /// (`pbrain-fivefold bench | head -1`), the process ends quietly with status 0 instead
@@ -19,10 +19,10 @@ pub fn write_line(args: std::fmt::Arguments) {
 /// `println!` for subcommand output, through [`write_line`].
 macro_rules! outln {
     () => {
-        $crate::io::output::write_line(format_args!(""))
+        $crate::cli::output::write_line(format_args!(""))
     };
     ($($arg:tt)*) => {
-        $crate::io::output::write_line(format_args!($($arg)*))
+        $crate::cli::output::write_line(format_args!($($arg)*))
     };
 }
 pub(crate) use outln;

@@ -14,7 +14,7 @@
 //!   before the search has started, or between the searches of one job (`YXNBEST`,
 //!   `SWAP2BOARD`), still ends it. The clock is the search's own limit;
 //! - with `INFO pondering 1`, after our move, once nothing is waiting, the engine
-//!   searches on in the background ([`crate::front::ponder`]) until the next line, which
+//!   searches on in the background ([`crate::gomocup::ponder`]) until the next line, which
 //!   stops it before it is handled (a database query does not; after an `INFO` setting it
 //!   starts again once nothing is waiting);
 //! - every output line goes through one [`Output`], which writes it with its line end in
@@ -33,12 +33,16 @@
 //! Yixin-Board's command-box requests answer in messages and leave the game as it is:
 //! `YXDRAW` (the person offers a draw: a short search of the position decides, see
 //! [`DRAW_MARGIN`]), `YXRESIGN` (the person resigns: the engine names the winner) and
-//! `YXPRINTFEATURE` (the evaluation's view of the position, [`crate::front::features`]).
+//! `YXPRINTFEATURE` (the evaluation's view of the position, [`crate::gomocup::features`]).
 //!
 //! Bad input never changes the game: a command is checked completely before the board is
 //! touched, and errors are answered with `ERROR …` (or `UNKNOWN …` for commands the
 //! engine does not know).
 
+use crate::analysis::multipv::{self, Line};
+use crate::analysis::{balance, defend, soosorv, strength, swap2};
+use crate::book::store::{self, Database, Key, Record};
+use crate::book::transfer;
 use crate::core::board::Board;
 use crate::core::rules;
 use crate::core::types::is_mate;
@@ -46,20 +50,18 @@ use crate::core::types::{
     format_score, Color, Pos, Rule, Score, MATE, MATE_BOUND, MAX_SIZE, MIN_SIZE, PAD, STRIDE,
 };
 use crate::engine::memory::{Cap, MemoryLimit, MAX_HASH_BYTES};
-use crate::engine::multipv::{self, Line};
 use crate::engine::params::{self, Params};
 use crate::engine::restrict::Restrictions;
 use crate::engine::search::{Info, Limits, RootMove, MAX_DEPTH};
 use crate::engine::time::{self, Clock};
 use crate::engine::tt::BUCKET_BYTES;
 use crate::engine::{Engine, StopToken, MAX_THREADS};
-use crate::front::database::{self, Database, Key, Record};
-use crate::front::ponder::Ponder;
-use crate::front::protocol::DbCommand;
-use crate::front::protocol::{
+use crate::gomocup::ponder::Ponder;
+use crate::gomocup::protocol::DbCommand;
+use crate::gomocup::protocol::{
     self, clean, one_line, plural, BlockLine, Command, Names, Progress, Realtime,
 };
-use crate::front::{balance, defend, features, hashfile, soosorv, strength, swap2};
+use crate::gomocup::{features, hashfile};
 use anyhow::Result;
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -782,7 +784,7 @@ pub struct Session {
     strength: u8,
     /// Seeds the random choices of play below full strength.
     seed: u64,
-    /// The pondering search running now, if any ([`crate::front::ponder`]).
+    /// The pondering search running now, if any ([`crate::gomocup::ponder`]).
     pondering: Option<Ponder>,
 }
 
@@ -1167,7 +1169,7 @@ impl Session {
             Command::SaveDatabase => self.save_database(),
             Command::DbCheck => self.db_check(),
             Command::DbFix => {
-                for l in crate::front::dbfile::fix(self.db.as_mut(), self.db_readonly) {
+                for l in crate::gomocup::dbfile::fix(self.db.as_mut(), self.db_readonly) {
                     self.reply(&l);
                 }
                 Flow::Continue
@@ -1482,20 +1484,20 @@ impl Session {
         }
     }
 
-    /// A database file command ([`crate::front::dbfile`]) on the current game's rule,
+    /// A database file command ([`crate::gomocup::dbfile`]) on the current game's rule,
     /// board size and moves.
     fn db_file(&mut self, cmd: protocol::DbFile, path: &str) -> Flow {
         let (width, height, moves) = self.game.as_ref().map_or((15, 15, Vec::new()), |g| {
             let moves = g.board.history().iter().map(|m| (m.pos, m.color)).collect();
             (g.board.width(), g.board.height(), moves)
         });
-        let at = crate::front::dbfile::Position {
+        let at = crate::gomocup::dbfile::Position {
             width,
             height,
             rule: self.rule,
             moves: &moves,
         };
-        let lines = crate::front::dbfile::run(self.db.as_mut(), self.db_readonly, cmd, path, &at);
+        let lines = crate::gomocup::dbfile::run(self.db.as_mut(), self.db_readonly, cmd, path, &at);
         for l in &lines {
             self.reply(l);
         }
@@ -1616,8 +1618,8 @@ impl Session {
                             (Some(r), _) => Record {
                                 score: r.score.map(|s| -s),
                                 bound: match r.bound {
-                                    database::BOUND_UPPER => database::BOUND_LOWER,
-                                    database::BOUND_LOWER => database::BOUND_UPPER,
+                                    store::BOUND_UPPER => store::BOUND_LOWER,
+                                    store::BOUND_LOWER => store::BOUND_UPPER,
                                     b => b,
                                 },
                                 ..r
@@ -1635,7 +1637,7 @@ impl Session {
                         let tag = if rec.tag > 0 {
                             rec.tag
                         } else {
-                            database::tag_of(value)
+                            store::tag_of(value)
                         };
                         // No tag is -1, as Rapfi sends it: Yixin-Board draws a square's
                         // label only where its tag is not 0.
@@ -1735,8 +1737,8 @@ impl Session {
                     }
                     if mask & 2 != 0 {
                         r.score = Some(value.clamp(-(MATE as i64), MATE as i64) as Score);
-                        if r.bound == database::BOUND_NONE {
-                            r.bound = database::BOUND_EXACT;
+                        if r.bound == store::BOUND_NONE {
+                            r.bound = store::BOUND_EXACT;
                         }
                     }
                     if mask & 4 != 0 {
@@ -1751,9 +1753,9 @@ impl Session {
             DbCommand::DeleteAll { filter } => {
                 // Yixin-Board means the positions that follow the one on its board (from
                 // the empty board with no filter: every position of this rule and size).
-                let (f, recursive) = database::DeleteFilter::parse(filter)
+                let (f, recursive) = transfer::DeleteFilter::parse(filter)
                     .map_err(|e| anyhow::anyhow!("{e}; nothing was deleted"))?;
-                if f != database::DeleteFilter::All || !stones.is_empty() {
+                if f != transfer::DeleteFilter::All || !stones.is_empty() {
                     let n = db.delete_after(&board, side, f, recursive)?;
                     out.line(&format!(
                         "MESSAGE db: deleted {} after this one",
@@ -2265,7 +2267,7 @@ impl Session {
         Ok(())
     }
 
-    /// Starts pondering ([`crate::front::ponder`]) on the position after our move, when
+    /// Starts pondering ([`crate::gomocup::ponder`]) on the position after our move, when
     /// `INFO pondering` is on, our move was the last one played and the game goes on.
     fn start_pondering(&mut self) {
         if !self.ponder || self.pondering.is_some() {

@@ -4,7 +4,7 @@
 //! one `ERROR` line. A missing, unreadable or damaged file, or a path that cannot be
 //! written, is an error line: the database and the game are left as they were.
 //!
-//! - `YXLIBTODB path`: imports a RenLib `.lib` file ([`crate::front::renlib`]) for the
+//! - `YXLIBTODB path`: imports a RenLib `.lib` file ([`crate::book::renlib`]) for the
 //!   current rule and board size (15x15 at most): every node's position is stored (an empty
 //!   record when there was none), its comment becomes the position's text (added on a new
 //!   line to a text already there), its board text the label on its square in the position
@@ -23,11 +23,11 @@
 //!   ([`Database::split_into`]).
 //! - `YXDBFIX`: [`Database::fix`].
 
+use crate::book::renlib;
+use crate::book::store::{Database, Key};
 use crate::core::board::Board;
 use crate::core::types::{Color, Pos, Rule};
-use crate::front::database::{Database, Key};
-use crate::front::protocol::{one_line, plural, DbFile};
-use crate::front::renlib;
+use crate::gomocup::protocol::{one_line, plural, DbFile};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::time::Instant;
