@@ -72,7 +72,7 @@ fn main() -> ExitCode {
     match cli.command {
         None => protocol(),
         Some(Command::Protocol(o)) => match parse_params(&o.params) {
-            Ok(p) => exit_status(fivefold::gomocup::session::run_stdio_with(p)),
+            Ok(p) => exit_status(fivefold::gomocup::run::run_stdio_with(p)),
             Err(e) => exit_status(Err(e)),
         },
         Some(Command::Play(o)) => exit_status(play::run(&o)),
@@ -102,7 +102,7 @@ fn parse_params(spec: &str) -> anyhow::Result<fivefold::engine::params::Params> 
 }
 
 fn protocol() -> ExitCode {
-    match fivefold::gomocup::session::run_stdio() {
+    match fivefold::gomocup::run::run_stdio() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("pbrain-fivefold: {e:#}");

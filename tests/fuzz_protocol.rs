@@ -2,12 +2,12 @@
 //! the engine answers as the protocol says, never panics, never hangs, never plays an
 //! illegal move and never loses its game.
 //!
-//! - The pure parser ([`protocol::parse`], [`protocol::parse_block_line`]) is fed arbitrary
+//! - The pure parser ([`command::parse`], [`command::parse_block_line`]) is fed arbitrary
 //!   text and bytes.
 //! - Random command streams (valid commands with random case, spacing and line ends, whole
 //!   blocks, extreme numbers, commands in the wrong state, and garbage: random bytes,
 //!   invalid UTF-8, over-long lines) are played against a session, in-process through
-//!   [`session::run`] (the real reader, main loop and search threads, with in-memory
+//!   [`run::run`] (the real reader, main loop and search threads, with in-memory
 //!   pipes) and, for a few cases, against the real `pbrain-fivefold` process. A model of
 //!   the protocol in this file tracks the game with [`fivefold::Board`] and predicts every
 //!   reply: `OK`, `ERROR …`, `UNKNOWN …`, `FORBID …` (exactly), a `PLAY` echo (exactly), or
@@ -39,8 +39,9 @@ mod common;
 
 use common::{is_protocol_line, is_remark, parse_xy, Brain};
 use fivefold::core::rules;
-use fivefold::gomocup::protocol::{self, BlockLine, Command};
-use fivefold::gomocup::session::{self, MAX_LINE_BYTES};
+use fivefold::gomocup::command::{self, BlockLine, Command};
+use fivefold::gomocup::reply;
+use fivefold::gomocup::run::{self, MAX_LINE_BYTES};
 use fivefold::{Board, Color, Pos, Rule};
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, TestCaseError};
@@ -201,7 +202,7 @@ impl InProcess {
         };
         let session = std::thread::Builder::new()
             .name("fuzz-session".into())
-            .spawn(move || session::run(reader, ChanWriter(out_tx)).map_err(|e| format!("{e:#}")))
+            .spawn(move || run::run(reader, ChanWriter(out_tx)).map_err(|e| format!("{e:#}")))
             .expect("start the session thread");
         InProcess {
             input: Some(in_tx),
@@ -269,7 +270,7 @@ impl Transport for InProcess {
             }
             let h = self.session.take().expect("the session thread");
             self.outcome = Some(match h.join() {
-                Ok(r) => r.map_err(|e| format!("session::run failed: {e}")),
+                Ok(r) => r.map_err(|e| format!("run::run failed: {e}")),
                 Err(p) => Err(format!(
                     "the session thread panicked: {}",
                     p.downcast_ref::<String>()
@@ -703,11 +704,11 @@ impl Model {
         if self.block.is_some() {
             return self.block_line(d, line, optional);
         }
-        self.command(d, protocol::parse(line), optional)
+        self.command(d, command::parse(line), optional)
     }
 
     fn block_line(&mut self, d: &mut Driver, line: &str, optional: bool) -> R {
-        match protocol::parse_block_line(line) {
+        match command::parse_block_line(line) {
             BlockLine::Empty => Ok(()),
             BlockLine::Done => {
                 let block = self.block.take().expect("an open block");
@@ -726,7 +727,7 @@ impl Model {
                 }
                 Ok(())
             }
-            BlockLine::Bad(_) => match protocol::parse(line) {
+            BlockLine::Bad(_) => match command::parse(line) {
                 Command::Unknown(_) | Command::Empty => {
                     if let Some(
                         Open::Board { bad, .. }
@@ -923,7 +924,7 @@ impl Model {
                         .into_iter()
                         .filter(|p| !g.walls.contains(p))
                         .collect();
-                    d.expect_exact(&protocol::forbid_line(&squares))
+                    d.expect_exact(&reply::forbid_line(&squares))
                 }
                 None => d.expect_error(),
             },
@@ -1058,7 +1059,7 @@ impl Model {
                 true
             }
             "thread_num" => number.is_some_and(|n| n >= 1),
-            "evaluate" => protocol::parse_pair(value).is_ok(),
+            "evaluate" => command::parse_pair(value).is_ok(),
             "max_node" | "max_depth" => number.is_some(),
             "show_detail" => number.is_some_and(|n| n >= 0),
             "square_names" => {
@@ -1661,7 +1662,7 @@ impl Model {
 struct Line {
     text: String,
     crlf: bool,
-    /// What `protocol::parse` must make of it, when the generator knows.
+    /// What `command::parse` must make of it, when the generator knows.
     parses_to: Option<Command>,
 }
 
@@ -1718,7 +1719,7 @@ fn play(t: &mut dyn Transport, steps: &[Step]) -> R<Vec<String>> {
             Step::Lines(lines) => {
                 for l in lines {
                     if let Some(want) = &l.parses_to {
-                        let got = protocol::parse(&l.text);
+                        let got = command::parse(&l.text);
                         if &got != want {
                             return Err(d.fail(format!(
                                 "parse({:?}) = {got:?}, expected {want:?}",
@@ -2208,7 +2209,7 @@ fn garbage_step() -> BoxedStrategy<Step> {
     .prop_filter("a STOP or END behind another line in one write (the outcome would depend on timing)", |b| {
         let mut with_end = b.clone();
         with_end.push(b'\n');
-        frame(&with_end).iter().skip(1).all(|l| !matches!(protocol::parse(l), Command::Stop | Command::End))
+        frame(&with_end).iter().skip(1).all(|l| !matches!(command::parse(l), Command::Stop | Command::End))
     })
     .prop_map(Step::Raw)
     .boxed()
@@ -2280,7 +2281,7 @@ fn is_clean(s: &str) -> bool {
 }
 
 fn check_parse(line: &str) -> R {
-    match protocol::parse(line) {
+    match command::parse(line) {
         Command::Unknown(w) => prop_assert!(is_clean(&w), "unclean echo {w:?}"),
         Command::Malformed { name, reason } => {
             prop_assert!(!name.chars().any(char::is_control), "{name:?}");
@@ -2288,7 +2289,7 @@ fn check_parse(line: &str) -> R {
         }
         _ => {}
     }
-    if let BlockLine::Bad(reason) = protocol::parse_block_line(line) {
+    if let BlockLine::Bad(reason) = command::parse_block_line(line) {
         prop_assert!(!reason.chars().any(char::is_control), "{reason:?}");
     }
     Ok(())
@@ -2344,7 +2345,7 @@ fn may_end(step: &Step) -> bool {
     let ends = |bytes: &[u8]| {
         frame(bytes)
             .iter()
-            .any(|l| matches!(protocol::parse(l), Command::End))
+            .any(|l| matches!(command::parse(l), Command::End))
     };
     match step {
         Step::ThenEnd(_) => true,

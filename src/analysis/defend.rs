@@ -9,14 +9,16 @@
 //!   not proven lost).
 //! - Otherwise every candidate move is searched, as Rapfi does.
 //!
-//! The threat solving takes at most a third of the time the GUI gave; the search the rest.
+//! The threat solving takes at most a third of the time the GUI gave; the search the rest
+//! ([`search`] does both).
 
 use crate::analysis::multipv;
 use crate::core::board::Board;
 use crate::core::types::Pos;
 use crate::engine::search::Limits;
 use crate::engine::threat::ThreatSolver;
-use crate::engine::StopToken;
+use crate::engine::time::Budget;
+use crate::engine::{Engine, StopToken};
 use std::time::{Duration, Instant};
 
 /// Plies and nodes for the opponent's VCF and for each defence's check.
@@ -109,6 +111,59 @@ pub fn defences(board: &Board, exclude: &[Pos], deadline: Instant, stop: &StopTo
         threat: Threat::Vct(line),
         moves,
     }
+}
+
+/// The whole of "search defend": the defences ([`defences`], in a third of the time),
+/// then the best of them by a multi-line search of those moves only (at most `most`
+/// lines) in the time left. `found` hears the defences and the moves to be searched
+/// (every candidate move when nothing stops the threat) before the search starts;
+/// `report` hears the search's lines ([`multipv::best_lines_reported`]). Returns the best
+/// move, or the first move to search when the search found none.
+#[allow(clippy::too_many_arguments)]
+pub fn search(
+    engine: &mut Engine,
+    board: &Board,
+    limits: &Limits,
+    exclude: &[Pos],
+    most: usize,
+    stop: &StopToken,
+    found: &mut dyn FnMut(&Defences, &[Pos]),
+    report: &mut dyn FnMut(&multipv::Lines),
+) -> Pos {
+    let start = Instant::now();
+    let defences = defences(board, exclude, solving_deadline(limits, start), stop);
+    let moves = if defences.moves.is_empty() {
+        multipv::candidates(board, exclude)
+    } else {
+        defences.moves.clone()
+    };
+    found(&defences, &moves);
+    // Everything else is left out of the search.
+    let mut others: Vec<Pos> = board
+        .squares()
+        .filter(|&p| board.is_empty(p) && !moves.contains(&p))
+        .collect();
+    others.extend_from_slice(exclude);
+    let want = multipv::Want {
+        n: moves.len().clamp(1, most),
+        exclude: &others,
+        widen: true,
+    };
+    let rest = Limits {
+        budget: limits.budget.map(|b| {
+            let spent = start.elapsed();
+            Budget {
+                soft: b.soft.saturating_sub(spent),
+                hard: b.hard.saturating_sub(spent),
+            }
+        }),
+        ..limits.clone()
+    };
+    let lines = multipv::best_lines_reported(engine, board, &want, &rest, stop, report);
+    lines
+        .lines
+        .first()
+        .map_or_else(|| moves.first().copied().unwrap_or(Pos::NONE), |l| l.mv)
 }
 
 #[cfg(test)]

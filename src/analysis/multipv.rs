@@ -463,6 +463,28 @@ pub fn best_lines(
     }
 }
 
+/// [`best_lines`], reporting the lines after every depth and the final lines too where no
+/// depth was reported with them (a position decided at the first depth, or a search
+/// stopped after it), so that the last lines reported are the answer's.
+pub fn best_lines_reported(
+    engine: &mut Engine,
+    board: &Board,
+    want: &Want,
+    limits: &Limits,
+    stop: &StopToken,
+    report: &mut dyn FnMut(&Lines),
+) -> Lines {
+    let mut last: Option<Vec<Line>> = None;
+    let lines = best_lines(engine, board, want, limits, stop, &mut |l| {
+        report(l);
+        last = Some(l.lines.clone());
+    });
+    if !lines.lines.is_empty() && last.as_ref() != Some(&lines.lines) {
+        report(&lines);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,7 +25,9 @@
 use crate::core::pattern::{key_weight, line_key, unpack4, Pat, Threat};
 use crate::core::rng::{Rng, SplitMix64};
 use crate::core::tables::{self, Tables};
-use crate::core::types::{cell, Color, Pos, Rule, CELLS, DIR_OFFSETS, MAX_SIZE, MIN_SIZE};
+use crate::core::types::{
+    cell, Color, Pos, Rule, CELLS, DIR_OFFSETS, MAX_SIZE, MIN_SIZE, PAD, STRIDE,
+};
 use std::fmt;
 
 /// One of the forty squares whose line keys a stone changes: its index offset from the
@@ -335,6 +337,12 @@ impl Board {
     #[inline]
     pub fn contains(&self, x: i64, y: i64) -> bool {
         x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height
+    }
+    /// Whether `p` is one of this board's squares (not [`Pos::NONE`], the padding or a
+    /// square of a larger board), for squares that did not come from this board.
+    pub fn has_square(&self, p: Pos) -> bool {
+        let (col, row) = (p.idx() % STRIDE, p.idx() / STRIDE);
+        col >= PAD && row >= PAD && col - PAD < self.width && row - PAD < self.height
     }
     /// The square at `x,y`, if on the board.
     pub fn pos(&self, x: i64, y: i64) -> Option<Pos> {

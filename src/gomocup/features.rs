@@ -21,7 +21,7 @@ use crate::core::pattern::Threat;
 use crate::core::rules;
 use crate::core::types::{format_score, Color, Pos, Rule};
 use crate::engine::search::Params;
-use crate::gomocup::protocol::{pv_text, Names};
+use crate::gomocup::reply::{pv_text, Names};
 use crate::nn::Evaluator;
 
 /// Most policy moves listed.
