@@ -51,7 +51,7 @@ pub struct Defences {
 }
 
 /// The deadline for the threat solving: a third of the hard time limit from `start`.
-pub fn solving_deadline(limits: &Limits, start: Instant) -> Instant {
+fn solving_deadline(limits: &Limits, start: Instant) -> Instant {
     let share = limits.budget.map_or(UNTIMED_SOLVING, |b| b.hard / 3);
     start + share
 }

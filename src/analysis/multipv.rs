@@ -66,7 +66,7 @@ pub fn static_eval(b: &Board) -> Eval {
 
 /// [`static_eval`] under restrictions ([`crate::engine::restrict`]): a five the side to
 /// move may not play is no win on sight (the position is left to the search).
-pub fn static_eval_under(b: &Board, restrict: &Restrictions) -> Eval {
+fn static_eval_under(b: &Board, restrict: &Restrictions) -> Eval {
     let done = |score| Eval {
         score,
         depth: 0,
@@ -257,7 +257,7 @@ pub fn deepen(
 }
 
 /// Whether an evaluation is final: deeper searches would not change it.
-pub fn is_exact(e: &Eval) -> bool {
+fn is_exact(e: &Eval) -> bool {
     e.terminal || is_mate(e.score)
 }
 

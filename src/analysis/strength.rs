@@ -3,9 +3,9 @@
 //!
 //! Below 100 the engine:
 //!
-//! - looks less deep: at most [`depth_cap`] plies (2 at 0, 14 at 99), so it misses the
+//! - looks less deep: at most `depth_cap` plies (2 at 0, 14 at 99), so it misses the
 //!   longer combinations a full search finds, and
-//! - lists its [`lines_for`] best moves and picks among those within [`margin`] of the
+//! - lists its `lines_for` best moves and picks among those within [`margin`] of the
 //!   best score (300 evaluation units at 0, shrinking to 3 at 99), each scored as its
 //!   value plus a random bonus of up to the margin: a move much worse than the best is
 //!   never taken, moves nearly as good often are.
@@ -30,12 +30,12 @@ use crate::engine::{Engine, StopToken};
 pub const FULL: u8 = 100;
 
 /// The deepest a search at `strength` looks (plies from the root).
-pub fn depth_cap(strength: u8) -> i32 {
+fn depth_cap(strength: u8) -> i32 {
     2 + i32::from(strength.min(99)) / 8
 }
 
 /// How many root moves are weighed at `strength`.
-pub fn lines_for(strength: u8) -> usize {
+fn lines_for(strength: u8) -> usize {
     2 + usize::from(FULL - strength.min(99)) / 20
 }
 

@@ -15,7 +15,7 @@
 //!
 //! # Forced wins
 //!
-//! [`forced_win_line`] is the single place that says whether a forced win exists: the
+//! `forced_win_line` is the single place that says whether a forced win exists: the
 //! threat-space solver's VCF, then VCT, for the side to move, else the search's mate
 //! scores (which also see the opponent's wins).
 
@@ -52,7 +52,7 @@ pub struct Settings {
 /// Finds the `nbest` best moves of the side to move with [`multipv::best_lines`] (see
 /// the module documentation). `progress` is called after each completed depth. Returns
 /// no lines when the game is over or the side to move has no legal move.
-pub fn best_moves(
+fn best_moves(
     engine: &mut Engine,
     board: &Board,
     s: &Settings,
@@ -131,9 +131,9 @@ pub struct ForcedWin {
     pub source: &'static str,
 }
 
-/// Node limit of the solver's VCF in [`forced_win_line`].
+/// Node limit of the solver's VCF in `forced_win_line`.
 pub const SOLVER_VCF_NODES: u64 = 1_000_000;
-/// Node limit of the solver's VCT in [`forced_win_line`].
+/// Node limit of the solver's VCT in `forced_win_line`.
 pub const SOLVER_VCT_NODES: u64 = 1_000_000;
 
 /// Whether the analysed position has a forced win, for either side, and its line.
@@ -145,7 +145,7 @@ pub const SOLVER_VCT_NODES: u64 = 1_000_000;
 /// attacking moves decide whether it is a VCF (fours only) or a VCT (fours and open
 /// threes). "None" means neither found a forced win within its limits, not that none
 /// exists.
-pub fn forced_win_line(board: &Board, analysis: &Lines) -> Option<ForcedWin> {
+fn forced_win_line(board: &Board, analysis: &Lines) -> Option<ForcedWin> {
     if board.winner().is_none() && !board.is_full() {
         let mut b = board.clone();
         let mut solver = ThreatSolver::new();

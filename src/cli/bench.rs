@@ -135,12 +135,12 @@ pub fn run_search(depth: i32) -> Vec<String> {
 
 /// Runs the search bench with `threads` search threads (lazy SMP). With more than one
 /// thread the node count varies from run to run: use it for time to depth and speed.
-pub fn run_search_threads(depth: i32, threads: usize) -> Vec<String> {
+fn run_search_threads(depth: i32, threads: usize) -> Vec<String> {
     run_search_with(depth, threads, &Params::default())
 }
 
 /// [`run_search_threads`] with search parameters.
-pub fn run_search_with(depth: i32, threads: usize, params: &Params) -> Vec<String> {
+fn run_search_with(depth: i32, threads: usize, params: &Params) -> Vec<String> {
     let mut out = Vec::new();
     let mut total_nodes = 0u64;
     let mut signature = 0xcbf2_9ce4_8422_2325u64;
@@ -190,7 +190,7 @@ pub fn run_search_with(depth: i32, threads: usize, params: &Params) -> Vec<Strin
 
 /// Make+unmake pairs per second on the bench middlegames: every empty square near the
 /// stones is played and taken back, over and over, for about `millis` milliseconds.
-pub fn run_board(millis: u64) -> Vec<String> {
+fn run_board(millis: u64) -> Vec<String> {
     let mut out = Vec::new();
     let mut boards: Vec<(Board, Vec<Pos>)> = POSITIONS
         .iter()

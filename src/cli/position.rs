@@ -89,7 +89,7 @@ pub fn position(args: &PositionArgs) -> Result<Board> {
 }
 
 /// Recognises a record's format by its content and reads it.
-pub fn position_from_text(text: &str, width: usize, height: usize, rule: Rule) -> Result<Board> {
+fn position_from_text(text: &str, width: usize, height: usize, rule: Rule) -> Result<Board> {
     let t = text.trim_start();
     if t.starts_with("(;") || t.starts_with('(') && t.contains(";B[") {
         let (w, h, moves) = crate::core::record::parse_sgf(text)?;

@@ -517,11 +517,6 @@ impl Board {
         let m = self.rows[y..y + 5].iter().fold(0, |a, r| a | r);
         m | m >> 1 | m >> 2 | m >> 3 | m >> 4
     }
-    /// Bounding box of the stones (x0, y0, x1, y1).
-    pub fn bbox(&self) -> Option<(usize, usize, usize, usize)> {
-        self.bbox
-            .map(|(a, b, c, d)| (a as usize, b as usize, c as usize, d as usize))
-    }
     /// Every square of the board, row by row.
     pub fn squares(&self) -> impl Iterator<Item = Pos> + '_ {
         (0..self.height).flat_map(move |y| (0..self.width).map(move |x| Pos::new(x, y)))

@@ -492,10 +492,11 @@ pub fn line_table(rule: Rule) -> Vec<u8> {
     line_table
 }
 
-/// Classifies a line given as text, for tests and tools: `X` own stone, `O` opponent,
+/// Classifies a line given as text, for the tests: `X` own stone, `O` opponent,
 /// `.` empty, `|` wall, `*` the centre (the square being played). The centre must be
 /// within the text; up to five cells each side are used, the rest count as empty.
-pub fn classify_text(text: &str, kind: Kind) -> Option<Pat> {
+#[cfg(test)]
+fn classify_text(text: &str, kind: Kind) -> Option<Pat> {
     let chars: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
     let centre = chars.iter().position(|&c| c == '*')?;
     let mut line: Line = [E; 11];

@@ -204,7 +204,7 @@ pub fn foul(b: &mut Board, p: Pos) -> Option<&'static str> {
 
 /// Whether the side to move has any legal square (only renju black can run out before
 /// the board is full).
-pub fn has_legal_move(b: &Board) -> bool {
+fn has_legal_move(b: &Board) -> bool {
     if b.is_full() {
         return false;
     }

@@ -41,7 +41,7 @@ const COMBO_HI: [u16; 256] = digit_table(100);
 /// tables are indexed by it: 10 000 entries fit in the CPU's fast caches, where 65 536
 /// would not.
 #[inline]
-pub fn combo_index(pats: u16) -> usize {
+fn combo_index(pats: u16) -> usize {
     (COMBO_LO[(pats & 255) as usize] + COMBO_HI[(pats >> 8) as usize]) as usize
 }
 
@@ -50,7 +50,7 @@ pub struct Tables {
     pub rule: Rule,
     /// Line key → black shape (low nibble) | white shape (high nibble).
     pub line: Vec<u8>,
-    /// Per colour: [`combo_index`] of the four shapes → threat class and values.
+    /// Per colour: `combo_index` of the four shapes → threat class and values.
     pub combo: [Vec<Combo>; 2],
 }
 

@@ -212,7 +212,7 @@ impl DbCommand {
 /// the text and what follows the closing quote, or `None` while the closing quote has not
 /// come yet (the text goes on on the next line). Text that does not start with a quote is
 /// taken whole, up to the end.
-pub fn parse_quoted(s: &str) -> Option<(String, &str)> {
+fn parse_quoted(s: &str) -> Option<(String, &str)> {
     let s = s.trim_start();
     let Some(body) = s.strip_prefix('"') else {
         return Some((s.trim_end().to_string(), ""));
@@ -547,7 +547,7 @@ pub fn parse_block_line(line: &str) -> BlockLine {
 }
 
 /// An integer, with an optional sign; nothing else on the text.
-pub fn parse_int(s: &str) -> Option<i64> {
+fn parse_int(s: &str) -> Option<i64> {
     let s = s.trim();
     if s.is_empty() || s.len() > 20 {
         return None;
@@ -605,7 +605,7 @@ pub enum Request {
 
 /// The name of the block a command opens (`BOARD`, `YXBLOCKPATH`, …), or `None` for a
 /// command that is whole on its line.
-pub fn block_name(command: &Command) -> Option<&'static str> {
+fn block_name(command: &Command) -> Option<&'static str> {
     Some(match command {
         Command::Board { think: true } => "BOARD",
         Command::Board { think: false } => "YXBOARD",
@@ -632,7 +632,7 @@ pub const SOOSORV_NAMES: [&str; 6] = [
 
 /// Whether a command only reads the position database (Yixin-Board sends one after each
 /// of our moves while "Use Database" is on; it needs nothing of the engine).
-pub fn is_query(command: &Command) -> bool {
+fn is_query(command: &Command) -> bool {
     matches!(
         command,
         Command::Database(DbCommand::QueryAll { .. } | DbCommand::QueryOne | DbCommand::QueryText)
@@ -697,7 +697,7 @@ pub struct Framed {
 
 impl Framed {
     /// Whether this line lets a search on the opponent's time go on: it completed only
-    /// database queries, or it was a line of a query's block (see [`is_query`]).
+    /// database queries, or it was a line of a query's block (see `is_query`).
     pub fn keeps_pondering(&self) -> bool {
         let query = |r: &Request| matches!(r, Request::Block { command, .. } if is_query(command));
         self.requests.iter().all(query) && (self.in_query || !self.requests.is_empty())

@@ -174,7 +174,7 @@ pub fn soosorv_lines(step: u8, reply: &soosorv::Reply) -> Option<Vec<String>> {
 }
 
 /// Counts as GUIs' log scrapers read them: `950`, `12K`, `1.2M`, `3.4G`.
-pub fn fmt_count(n: u64) -> String {
+fn fmt_count(n: u64) -> String {
     fn scaled(n: u64, unit: u64, suffix: &str) -> String {
         let v = n as f64 / unit as f64;
         if v < 10.0 {

@@ -191,7 +191,7 @@ fn defences_message(d: &defend::Defences, moves: &[Pos], names: &reply::Names) -
 
 /// The answer to `YXDRAW` for the engine's score `ours` from a search to `depth`:
 /// accepted unless the engine's side stands better than [`DRAW_MARGIN`].
-pub fn draw_answer(ours: Score, depth: i32) -> String {
+fn draw_answer(ours: Score, depth: i32) -> String {
     let verdict = if ours <= DRAW_MARGIN {
         "accepted"
     } else {

@@ -2,7 +2,7 @@
 //! the value and policy read from them.
 //!
 //! Every empty square has, per point of view (black's and white's), its clipped vector:
-//! the sum of its five table rows ([`square_rows`]) held to `0..=QA`. Occupied squares
+//! the sum of its five table rows ([`crate::nn::features::square_rows`]) held to `0..=QA`. Occupied squares
 //! count as zero. The pool of a point of view is the sum of its squares' vectors.
 //!
 //! A move changes the rows of the squares within five steps of it on its four lines (the
@@ -39,7 +39,9 @@
 use crate::core::board::Board;
 use crate::core::scale::SCORE_PER_LOGIT;
 use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS, DIR_OFFSETS};
-use crate::nn::features::{line_row, square_rows, threat_row, ROWS_PER_SQUARE};
+#[cfg(test)]
+use crate::nn::features::square_rows;
+use crate::nn::features::{line_row, threat_row, ROWS_PER_SQUARE};
 use crate::nn::net::{classical_input, mix_parts, wdl, Head, Net, Set, DIM, HID, POOL_DIV, QA};
 use std::sync::Arc;
 
@@ -51,9 +53,10 @@ pub const MAX_DIRTY_MOVES: usize = 6;
 /// Entries of the score cache ([`Evaluator::score`]): 128 KB a search thread.
 pub const SCORE_CACHE_ENTRIES: usize = 1 << 14;
 
-/// One square's clipped vector seen from `view` under `set`.
-#[inline]
-pub fn square_vector(set: &Set, b: &Board, p: Pos, view: Color) -> [i16; DIM] {
+/// One square's clipped vector seen from `view` under `set` (for the tests' pools from
+/// scratch).
+#[cfg(test)]
+fn square_vector(set: &Set, b: &Board, p: Pos, view: Color) -> [i16; DIM] {
     let [r0, r1, r2, r3, r4] = square_rows(b, p, view);
     let t = &set.table;
     let (r0, r1, r2, r3, r4) = (&t[r0], &t[r1], &t[r2], &t[r3], &t[r4]);
@@ -722,7 +725,8 @@ impl Evaluator {
     }
 
     /// The pools from scratch, for tests: what [`Evaluator::sync`] should have kept.
-    pub fn pools_from_scratch(&self, b: &Board) -> [[i32; DIM]; 2] {
+    #[cfg(test)]
+    fn pools_from_scratch(&self, b: &Board) -> [[i32; DIM]; 2] {
         let mut pool = [[0i32; DIM]; 2];
         for p in b.squares().filter(|&p| b.is_empty(p)) {
             for view in [Color::Black, Color::White] {
@@ -736,7 +740,8 @@ impl Evaluator {
     }
 
     /// How many times every square was computed again.
-    pub fn restarts(&self) -> u64 {
+    #[cfg(test)]
+    fn restarts(&self) -> u64 {
         self.restarts
     }
 

@@ -266,7 +266,7 @@ impl Net {
     }
 
     /// The file's bytes.
-    pub fn to_bytes(&self) -> Vec<u8> {
+    fn to_bytes(&self) -> Vec<u8> {
         let mixed = self.sets.iter().any(Set::has_mix);
         assert!(
             self.sets
@@ -305,7 +305,7 @@ impl Net {
     }
 
     /// Reads a network file's bytes, checking everything the format fixes.
-    pub fn from_bytes(bytes: &[u8]) -> Result<Net> {
+    fn from_bytes(bytes: &[u8]) -> Result<Net> {
         ensure!(
             bytes.len() >= HEADER_BYTES + 8 && &bytes[..8] == MAGIC,
             "not a Fivefold network file (no FIVENET header)"

@@ -97,7 +97,7 @@ impl Header {
     }
 
     /// Bytes of one stone plane: a bit per square, rounded up to whole bytes.
-    pub fn plane_bytes(&self) -> usize {
+    fn plane_bytes(&self) -> usize {
         self.squares().div_ceil(8)
     }
 
@@ -434,7 +434,7 @@ impl<R: Read> Reader<R> {
 
     /// The next record, `None` at the end of the file. A record cut short or impossible
     /// is an error naming it (counted from 0).
-    pub fn next_record(&mut self) -> Result<Option<Record>> {
+    fn next_record(&mut self) -> Result<Option<Record>> {
         let i = self.read;
         let n = read_full(&mut self.inner, &mut self.buf)
             .with_context(|| format!("cannot read record {i}"))?;

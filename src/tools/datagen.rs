@@ -108,7 +108,7 @@ fn game_rng(seed: u64, index: u32) -> SplitMix64 {
 /// reported before any iteration of the tree search, which leaves `seldepth` at 0 (an
 /// iteration always reaches ply 1). A five on hand is answered that way too; `datagen`
 /// does not write those positions.
-pub fn solved_by_threats(r: &SearchResult) -> bool {
+fn solved_by_threats(r: &SearchResult) -> bool {
     r.score >= MATE_BOUND && r.seldepth == 0
 }
 

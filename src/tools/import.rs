@@ -32,7 +32,7 @@
 //! **SGF games with the teacher's scores.** c-gomoku-cli's `-sgf` file holds whole games
 //! (the opening marked `C[opening move]`, the players' names, the result and how the game
 //! ended) and its `-msg` file the engines' thinking lines, game by game in the same order.
-//! [`import_sgf`] makes a record of every move after the opening, or only of the
+//! `import_sgf` makes a record of every move after the opening, or only of the
 //! teacher's moves (the player whose name contains `--teacher`), and gives it the score
 //! the teacher last reported before that move ([`record::match_scores`]), converted from
 //! the teacher's units (`--teacher-scale` per logit) to the engine's; a move without a
@@ -159,7 +159,7 @@ impl GameRange {
     }
 }
 
-/// Which games of the SGF files [`import_sgf`] reads, by their numbers.
+/// Which games of the SGF files `import_sgf` reads, by their numbers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Pick {
     #[default]
@@ -184,7 +184,7 @@ impl Pick {
     }
 }
 
-/// What [`import_sgf`] read and wrote.
+/// What `import_sgf` read and wrote.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SgfCounts {
     /// Games read, of those the pick kept.
@@ -211,7 +211,7 @@ pub struct Sample {
 }
 
 /// Reads one `POSITION,MOVE,RESULT` line on a `size` x `size` board.
-pub fn parse_line(line: &str, size: usize) -> Result<Sample> {
+fn parse_line(line: &str, size: usize) -> Result<Sample> {
     let fields: Vec<&str> = line.trim().split(',').map(str::trim).collect();
     let [position, played, result] = fields[..] else {
         bail!("{} fields where 'position,move,result' has 3", fields.len());
@@ -329,7 +329,7 @@ impl Importer {
     /// it; `scores` are that player's reported scores, `(move number, score)` as
     /// [`record::match_scores`] gives them, at `scale` units per logit. A game of
     /// another size or rule, or with an illegal move, is an error.
-    pub fn sgf_game(
+    fn sgf_game(
         &mut self,
         g: &SgfGame,
         teacher: Option<&str>,
@@ -465,7 +465,7 @@ pub fn import<W: Write>(
 /// `messages` file of each (if given), only the games `pick` keeps; says what it read
 /// and wrote. A game's scores are the messages file's game in the same place, whether
 /// or not the game is picked.
-pub fn import_sgf<W: Write>(
+fn import_sgf<W: Write>(
     files: &[PathBuf],
     messages: &[PathBuf],
     teacher: Option<&str>,

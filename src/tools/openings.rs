@@ -28,7 +28,7 @@ use crate::tools::selfplay::random_opening_near;
 use anyhow::Result;
 
 /// Formats an opening in the Gomocup offset format.
-pub fn offset_line(opening: &[Pos], size: usize) -> String {
+fn offset_line(opening: &[Pos], size: usize) -> String {
     let c = (size / 2) as i64;
     opening
         .iter()

@@ -107,7 +107,7 @@ impl Side {
 }
 
 /// The one-ply greedy choice.
-pub fn greedy_move(b: &Board) -> Pos {
+fn greedy_move(b: &Board) -> Pos {
     let mut b = b.clone();
     let mut moves = Vec::new();
     movegen::generate(&mut b, &mut moves);

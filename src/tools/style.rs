@@ -53,7 +53,7 @@ pub type Tallies = BTreeMap<(String, Color), Tally>;
 /// Adds one game's moves after its opening, those played with fewer than `until` stones
 /// on the board. Returns false (and adds nothing) if the game's moves are not legal
 /// under `rule`.
-pub fn add_game(t: &mut Tallies, g: &SgfGame, rule: Rule, until: usize) -> bool {
+fn add_game(t: &mut Tallies, g: &SgfGame, rule: Rule, until: usize) -> bool {
     let (w, h, ref squares) = g.record;
     let Ok(played) = position::board_from_moves(squares, w, h, rule) else {
         return false;

@@ -273,7 +273,7 @@ pub struct Prepared {
 }
 
 /// The value target of a record (see the module text).
-pub fn value_target(r: &Record, result_weight: f32) -> [f32; 3] {
+fn value_target(r: &Record, result_weight: f32) -> [f32; 3] {
     // An imported record has no score: the result is the whole target; an off-path
     // one has no result: the score is.
     let result_weight = if r.flags & data::flags::NO_SCORE != 0 {
@@ -487,7 +487,7 @@ pub fn forward(w: &FloatSet, s: &Prepared) -> Forward {
 /// The forward pass of one position and, when `grad` is given, the backward pass added
 /// into it, scaled by `scale`. Returns the tally of this one position.
 #[allow(clippy::needless_range_loop)] // matrix indices: `k * HID + j` and the like
-pub fn forward_backward(
+fn forward_backward(
     w: &FloatSet,
     s: &Prepared,
     policy_weight: f32,

@@ -49,7 +49,7 @@ pub struct Sample {
 }
 
 /// Whether the position is quiet enough to teach the evaluation something.
-pub fn is_quiet(b: &Board) -> bool {
+fn is_quiet(b: &Board) -> bool {
     let me = b.side_to_move();
     let opp = me.opp();
     b.count(me, Threat::Five) == 0
@@ -158,7 +158,7 @@ fn samples_on(
 /// Games of another rule (by `RU`), without a result, ended off the board (on time, by a
 /// crash or a foul: see [`record::SgfGame::decided_on_board`]), or that do not parse are
 /// skipped and counted, and so is a game with an illegal move.
-pub fn samples_from_sgf(
+fn samples_from_sgf(
     rule: Rule,
     text: &str,
     teacher: Option<Teacher>,
