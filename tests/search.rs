@@ -632,7 +632,7 @@ fn a_four_three_against_no_four_is_a_win_without_searching_it() {
 fn renju_black_and_caro_threes_are_not_wins_on_sight() {
     use fivefold::core::pattern::Threat;
     use fivefold::core::types::Color;
-    use fivefold::engine::search::quick_win;
+    use fivefold::engine::threat::quick_win;
     // The colours swapped: black, to move, has the two four-threes.
     let swapped: String = TWO_FOUR_THREES
         .chars()
@@ -686,7 +686,7 @@ fn a_leaf_where_the_opponent_wins_on_sight_is_searched_on() {
     // move loses.
     let b = Board::from_diagram(BLOCK_THEN_TWO_DOUBLE_THREES, Rule::Freestyle).unwrap();
     assert_eq!(b.side_to_move(), fivefold::core::types::Color::Black);
-    assert_eq!(fivefold::engine::search::quick_win(&b), None);
+    assert_eq!(fivefold::engine::threat::quick_win(&b), None);
     let limits = Limits {
         max_depth: Some(1),
         skip_threats: true,

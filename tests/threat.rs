@@ -641,7 +641,7 @@ fn vcf_matches_exhaustive_reference() {
 
 /// The narrow VCF the search runs at its leaves (`has_narrow_vcf`) tries only fours that
 /// also make a three or a two, near the last one after the first, and counts a four-three
-/// or a double three against a defender with no four (`search::quick_win`) as a win where
+/// or a double three against a defender with no four (`threat::quick_win`) as a win where
 /// its fours lead to one. Every win it reports must be real: a VCF the full search finds
 /// within the same plies, or else a VCT the full threat search finds. It must find the
 /// simple ones (a four-three), some that are no VCF at all (fours, then a double three),
@@ -1321,7 +1321,7 @@ fn ref_wins_from(g: &mut Grid, a: Color, first: &[(i32, i32)], plies: u32) -> bo
 }
 
 /// The search scores an open four, and a four-three or double three against no four, as
-/// a win without playing it out (`search::quick_win`). Every such claim on random
+/// a win without playing it out (`threat::quick_win`). Every such claim on random
 /// positions must be a real win of that length, checked move by move.
 #[test]
 fn wins_seen_on_sight_are_real() {
@@ -1336,7 +1336,7 @@ fn wins_seen_on_sight_are_real() {
                 if b.count(side, Threat::Five) > 0 {
                     continue;
                 }
-                let Some((plies, class)) = fivefold::engine::search::quick_win(&b) else {
+                let Some((plies, class)) = fivefold::engine::threat::quick_win(&b) else {
                     continue;
                 };
                 let first: Vec<(i32, i32)> = b
@@ -1369,7 +1369,7 @@ fn wins_seen_on_sight_are_real() {
 }
 
 /// Renju black's four-three is a win on sight only when the board, played out, says so
-/// (`search::renju_four_three_win`): every such claim on random positions must be a real
+/// (`threat::renju_four_three_win`): every such claim on random positions must be a real
 /// win in 5 plies from the square it names, checked move by move with the fouls.
 #[test]
 fn renju_black_four_threes_seen_on_sight_are_real() {
@@ -1383,7 +1383,7 @@ fn renju_black_four_threes_seen_on_sight_are_real() {
             continue;
         }
         let before = (b.hash(), b.move_count());
-        let claim = fivefold::engine::search::renju_four_three_win(&mut b);
+        let claim = fivefold::engine::threat::renju_four_three_win(&mut b);
         assert_eq!((b.hash(), b.move_count()), before, "board not restored");
         let Some(p) = claim else { continue };
         assert_eq!(b.threat(p, Color::Black), Threat::FourThree);
@@ -1423,7 +1423,7 @@ const RENJU_FOUR_THREES_INTO_FOULS: &str = "
 fn renju_black_four_threes_into_a_foul_are_not_wins_on_sight() {
     let free = pos(Rule::Freestyle, Color::Black, RENJU_FOUR_THREES_INTO_FOULS);
     assert_eq!(
-        fivefold::engine::search::quick_win(&free),
+        fivefold::engine::threat::quick_win(&free),
         Some((5, Threat::FourThree))
     );
     let mut b = pos(Rule::Renju, Color::Black, RENJU_FOUR_THREES_INTO_FOULS);
@@ -1433,8 +1433,8 @@ fn renju_black_four_threes_into_a_foul_are_not_wins_on_sight() {
         .collect();
     assert_eq!(four_threes, vec![sq(&b, "g5"), sq(&b, "j5")]);
     assert_eq!(b.count_at_least(Color::White, Threat::Four), 0);
-    assert_eq!(fivefold::engine::search::quick_win(&b), None);
-    assert_eq!(fivefold::engine::search::renju_four_three_win(&mut b), None);
+    assert_eq!(fivefold::engine::threat::quick_win(&b), None);
+    assert_eq!(fivefold::engine::threat::renju_four_three_win(&mut b), None);
     let first: Vec<(i32, i32)> = four_threes
         .iter()
         .map(|p| (p.x() as i32, p.y() as i32))
