@@ -8,6 +8,7 @@ use crate::cli::output::outln;
 use crate::core::board::Board;
 use crate::core::notation;
 use crate::core::types::{Pos, Rule};
+use crate::engine::evaluation::Networks;
 use crate::engine::params::Params;
 use crate::engine::search::{Limits, Searcher};
 use crate::engine::tt::Tt;
@@ -161,6 +162,7 @@ fn run_search_with(depth: i32, threads: usize, params: &Params) -> Vec<String> {
             let tt = Arc::new(Tt::new(BENCH_HASH_MB << 20));
             let mut s = Searcher::new(tt, StopToken::new());
             s.params = params.clone();
+            Networks::built_in().prepare(&mut s, &board);
             s.search(&board, &limits, &mut |_| {})
         } else {
             let mut e = crate::engine::Engine::new(BENCH_HASH_MB << 20);

@@ -17,10 +17,12 @@
 //!
 //! Below it: [`memory`] (the memory plan, and the process's address-space limit), [`warm`] (the table's pages faulted in between
 //! searches), [`stop`] (stop tokens), [`search`] (iterative
-//! deepening PVS), [`threat`] (VCF/VCT solver), [`movegen`] (threat-aware move generation),
+//! deepening PVS), [`evaluation`] (what a search evaluates with, and the choice of
+//! the network for each search), [`threat`] (VCF/VCT solver), [`movegen`] (threat-aware move generation),
 //! [`picker`] (move ordering), [`params`] (the search's tunable parameters), [`restrict`] (moves a person ruled out: block paths and forbidden
 //! points), [`tt`] (the lock-free transposition table) and [`time`] (the move clock).
 
+pub mod evaluation;
 pub mod memory;
 pub mod movegen;
 pub mod params;
@@ -34,6 +36,7 @@ pub mod tt;
 pub mod warm;
 
 use crate::core::board::Board;
+use crate::engine::evaluation::Networks;
 use crate::engine::memory::{
     affordable_threads, allocatable, trial_spare, Cap, MemoryLimit, MemoryPlan,
 };
@@ -79,6 +82,9 @@ pub struct Engine {
     planned_table: Option<usize>,
     /// Moves every search leaves out ([`Engine::set_restrictions`]); empty by default.
     restrict: Arc<Restrictions>,
+    /// The networks the searches may evaluate with (the built-in ones), and the choice
+    /// among them that hands each thread its evaluation before a search.
+    networks: Networks,
     /// Writes the table's pages in between searches ([`warm`]); `None` for a small table
     /// or once replaced.
     warmer: Option<Warmer>,
@@ -104,6 +110,7 @@ impl Engine {
             params: crate::engine::search::Params::default(),
             planned_table: None,
             restrict: Arc::new(Restrictions::default()),
+            networks: Networks::built_in(),
         }
     }
 
@@ -278,6 +285,9 @@ impl Engine {
         let _paused = self.warmer.as_ref().map(Warmer::pause);
         self.searcher.set_stop(stop.clone());
         self.searcher.set_restrictions(self.restrict.clone());
+        // Every thread is handed its evaluation for this board: the network chosen for
+        // its rule and size, or the classical one.
+        self.networks.prepare(&mut self.searcher, board);
         if self.threads <= 1 {
             self.searcher.set_thread(0, None);
             return self
@@ -290,6 +300,9 @@ impl Engine {
             self.helpers.push(h);
         }
         self.helpers.truncate(self.threads - 1);
+        for h in &mut self.helpers {
+            self.networks.prepare(h, board);
+        }
         let nodes = Arc::new(AtomicU64::new(0));
         self.searcher.set_thread(0, Some(nodes.clone()));
         let helper_limits = Limits {

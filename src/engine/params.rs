@@ -161,7 +161,8 @@ impl Params {
 
     /// What [`Params::use_net`] means for a board of `rule` and this size: 0 (the
     /// classical search), 1 (the network's value and policy) or 2 (its policy only).
-    /// Whether a network plays the rule is the searcher's to find.
+    /// Whether a network plays the rule is for
+    /// [`crate::engine::evaluation::Networks::choose`] to find.
     pub fn net_mode(&self, rule: crate::core::types::Rule, width: usize, height: usize) -> i32 {
         match self.use_net {
             -1 => i32::from(crate::nn::net::on_by_default(rule, width, height)),

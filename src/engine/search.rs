@@ -25,6 +25,11 @@
 //! of the hard time limit or, without a clock, a node budget that follows the search's
 //! own limits.
 //!
+//! Positions are scored and moves ordered with the [`Evaluation`] the searcher is handed
+//! before a search ([`crate::engine::evaluation`]): the classical evaluation, or a
+//! network, whose policy then orders the moves after the table move and which may score
+//! the positions too. The searcher does not choose it.
+//!
 //! Moves a person ruled out ([`crate::engine::restrict`]: block paths, forbidden points)
 //! are never played, at the root (where, if nothing else is left, any other legal square
 //! is tried, and if there is none the restrictions are ignored so that there is an
@@ -47,9 +52,9 @@
 //! a single legal reply is answered with at once).
 
 use crate::core::board::Board;
-use crate::core::eval;
 use crate::core::pattern::Threat;
 use crate::core::types::{is_mate, mate_in, mated_in, Color, Pos, Score, INF, MATE, MATE_BOUND};
+use crate::engine::evaluation::{Evaluation, Networks};
 use crate::engine::movegen::{self, ScoredMove, Situation};
 pub use crate::engine::params::Params;
 use crate::engine::picker::{MovePicker, OrderingStats};
@@ -58,7 +63,6 @@ use crate::engine::stop::StopToken;
 use crate::engine::threat::{quick_win, quick_win_for, renju_four_three_win, ThreatSolver};
 use crate::engine::time::{self, Budget};
 use crate::engine::tt::{score_from_tt, score_to_tt, Bound, Entry, Tt};
-use crate::nn::{Evaluator, Net};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -243,14 +247,9 @@ pub struct Searcher {
     pub params: Params,
     /// This thread's threat-space solver (its own table).
     threat: ThreatSolver,
-    /// The networks this searcher may evaluate with (one per rule at most; `None`: the
-    /// built-in ones, not read until a search wants one), the evaluator of the last one
-    /// used, and whether the current search uses it.
-    nets: Option<Vec<Arc<Net>>>,
-    evaluator: Option<Evaluator>,
-    net_on: bool,
-    /// Whether the network, being on, also scores positions (`use_net` 1, not 2).
-    net_value: bool,
+    /// How its searches score positions and order moves: the classical evaluation until
+    /// it is handed another ([`Searcher::set_evaluation`]).
+    evaluation: Evaluation,
     /// Moves a person ruled out ([`crate::engine::restrict`]), and whether there are any
     /// (read once per search: with none the search is exactly the unrestricted one).
     restrict: Arc<Restrictions>,
@@ -283,10 +282,7 @@ impl Searcher {
             next_check: 0,
             params: Params::default(),
             threat: ThreatSolver::with_table_bits(THREAT_TABLE_BITS),
-            nets: None,
-            evaluator: None,
-            net_on: false,
-            net_value: false,
+            evaluation: Evaluation::classical(),
             restrict: Arc::new(Restrictions::default()),
             restrict_on: false,
         }
@@ -304,56 +300,21 @@ impl Searcher {
         !self.restrict_on || self.restrict.allows(b, p)
     }
 
-    /// The networks to evaluate with where [`Params::use_net`] is on: the built-in ones
-    /// unless this is called.
-    pub fn set_nets(&mut self, nets: Vec<Arc<Net>>) {
-        self.nets = Some(nets);
-        self.evaluator = None;
+    /// Hands this searcher the evaluation its searches use from now on: the engine
+    /// chooses one before each search ([`crate::engine::evaluation::Networks::choose`]).
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.evaluation = evaluation;
     }
 
-    /// Whether the current search evaluates with a network.
-    pub fn uses_net(&self) -> bool {
-        self.net_on
+    /// Takes back its evaluation, leaving the classical one: the evaluation for the next
+    /// search is chosen from it, to go on with its network's evaluator.
+    pub fn take_evaluation(&mut self) -> Evaluation {
+        std::mem::take(&mut self.evaluation)
     }
 
-    /// Chooses the evaluation for a search of `b`: the network for its rule where
-    /// [`Params::use_net`] is on for the rule and size ([`Params::net_mode`]) and there
-    /// is one, else the classical evaluation.
-    fn choose_evaluation(&mut self, b: &Board) {
-        self.net_on = false;
-        let mode = self.params.net_mode(b.rule(), b.width(), b.height());
-        if mode == 0 {
-            return;
-        }
-        self.net_value = mode == 1;
-        // The built-in networks are read the first time one is wanted, so a classical
-        // search never holds them in memory.
-        let nets = self
-            .nets
-            .get_or_insert_with(|| crate::nn::net::available().to_vec());
-        let Some(net) = crate::nn::net::pick(nets, b.rule(), b.width(), b.height()) else {
-            return;
-        };
-        if self
-            .evaluator
-            .as_ref()
-            .is_none_or(|e| !Arc::ptr_eq(e.net(), net))
-        {
-            self.evaluator = Some(Evaluator::new(net.clone()));
-        }
-        self.net_on = true;
-    }
-
-    /// The static score of `b` for the side to move, from the network or the classical
-    /// evaluation (see [`Searcher::choose_evaluation`]).
-    #[inline]
-    fn static_eval(&mut self, b: &Board) -> Score {
-        if self.net_on && self.net_value {
-            if let Some(e) = self.evaluator.as_mut() {
-                return e.score(b);
-            }
-        }
-        eval::evaluate(b)
+    /// The evaluation its searches use.
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.evaluation
     }
 
     /// Makes this searcher a helper thread of a parallel search (id > 0), or the main
@@ -386,7 +347,8 @@ impl Searcher {
         self.ordering.clear();
     }
 
-    /// Searches `board` for the side to move; `report` receives progress after each depth.
+    /// Searches `board` for the side to move, with the evaluation it was last handed
+    /// ([`Searcher::set_evaluation`]); `report` receives progress after each depth.
     pub fn search(
         &mut self,
         board: &Board,
@@ -425,7 +387,6 @@ impl Searcher {
             self.tt.new_search();
         }
 
-        self.choose_evaluation(&b);
         let mut root: Vec<ScoredMove> = Vec::new();
         let mut situation = movegen::generate(&mut b, &mut root);
         if self.restrict_on {
@@ -434,7 +395,7 @@ impl Searcher {
         let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut result = SearchResult {
             best: root.first().map_or(Pos::NONE, |m| m.pos),
-            score: self.static_eval(&b),
+            score: self.evaluation.score(&b),
             depth: 0,
             seldepth: 0,
             pv: root.first().map(|m| vec![m.pos]).unwrap_or_default(),
@@ -902,9 +863,8 @@ impl Searcher {
         let buffer = std::mem::take(&mut self.buffers[ply]);
         // The network's policy ranks the moves after the table move: from the evaluation
         // of this very position where forward pruning asked for one, else from a new one.
-        let policy_on = self.net_on && self.params.policy_weight > 0;
-        let policy = match self.evaluator.as_mut() {
-            Some(e) if policy_on => Some((e, self.params.policy_weight)),
+        let policy = match self.evaluation.network() {
+            Some(e) if self.params.policy_weight > 0 => Some((e, self.params.policy_weight)),
             _ => None,
         };
         let mut picker = MovePicker::new(b, buffer, tt_move, ply, &self.ordering, policy);
@@ -924,7 +884,7 @@ impl Searcher {
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = Pos::NONE;
-        while let Some((i, mv)) = picker.next_move_with(b, self.evaluator.as_mut()) {
+        while let Some((i, mv)) = picker.next_move_with(b, self.evaluation.network()) {
             if mv == excluded || !self.allowed(b, mv) {
                 continue;
             }
@@ -1030,7 +990,7 @@ impl Searcher {
             best = match situation {
                 Situation::BlockFour => mated_in(ply_i + 2),
                 Situation::DefendThree => mated_in(ply_i + 4),
-                _ => self.static_eval(b),
+                _ => self.evaluation.score(b),
             };
         }
         // A search without one move is not the position's result: not stored.
@@ -1100,7 +1060,7 @@ impl Searcher {
             return Some(mated_in(ply_i + 2));
         }
         if ply >= MAX_PLY - 1 {
-            return Some(self.static_eval(b));
+            return Some(self.evaluation.score(b));
         }
         None
     }
@@ -1126,7 +1086,7 @@ impl Searcher {
             return Some(0);
         }
         if ply >= MAX_PLY - 1 {
-            return Some(self.static_eval(b));
+            return Some(self.evaluation.score(b));
         }
         None
     }
@@ -1136,7 +1096,7 @@ impl Searcher {
     /// threat sequence the search started is seen through to its end.
     #[inline]
     fn leaf(&mut self, b: &mut Board, beta: Score, ply: i32) -> Score {
-        let se = self.static_eval(b);
+        let se = self.evaluation.score(b);
         // A VCF can only start with a four, and is only worth looking for where the
         // static score does not already reach beta.
         if se < beta && !self.restrict_on && b.count_at_least(b.side_to_move(), Threat::Four) > 0 {
@@ -1197,7 +1157,7 @@ impl Searcher {
             && b.count(opp, Threat::DoubleThree) == 0
             && b.count_at_least(opp, Threat::FourThree) == 0;
         if usable {
-            Some(self.static_eval(b))
+            Some(self.evaluation.score(b))
         } else {
             None
         }
@@ -1381,7 +1341,7 @@ fn bound(best: Score, alpha: Score, beta: Score) -> Bound {
 }
 
 /// Convenience: searches a position with a fresh table of `hash_mb` megabytes and the
-/// default parameters.
+/// default parameters, evaluating as the engine would ([`Networks::choose`]).
 pub fn search_position(board: &Board, limits: &Limits, hash_mb: usize) -> SearchResult {
     search_position_with(board, limits, hash_mb, &Params::default())
 }
@@ -1396,6 +1356,7 @@ pub fn search_position_with(
     let tt = Arc::new(Tt::new(hash_mb << 20));
     let mut s = Searcher::new(tt, StopToken::new());
     s.params = params.clone();
+    Networks::built_in().prepare(&mut s, board);
     s.search(board, limits, &mut |_| {})
 }
 
@@ -1405,12 +1366,25 @@ mod tests {
     use crate::core::rules;
     use crate::core::types::Rule;
     use crate::nn::eval::tests::{random_moves, random_net};
+    use crate::nn::Net;
 
-    fn searcher_with(net: Net, spec: &str) -> Searcher {
+    /// A searcher with the parameters of `spec`, and the networks it evaluates with:
+    /// `net` alone.
+    fn searcher_with(net: Net, spec: &str) -> (Searcher, Networks) {
         let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
-        s.set_nets(vec![Arc::new(net)]);
         s.params.apply(spec).unwrap();
-        s
+        (s, Networks::new(vec![Arc::new(net)]))
+    }
+
+    /// Searches `b` with the evaluation `nets` chooses for it, as the engine does.
+    fn search_with(
+        s: &mut Searcher,
+        nets: &mut Networks,
+        b: &Board,
+        limits: &Limits,
+    ) -> SearchResult {
+        nets.prepare(s, b);
+        s.search(b, limits, &mut |_| {})
     }
 
     #[test]
@@ -1422,22 +1396,25 @@ mod tests {
         }
         let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
         s.params.apply("use_net=1").unwrap();
-        s.choose_evaluation(&b);
-        assert!(s.uses_net(), "no built-in freestyle network");
-        let black = s.static_eval(&b);
+        let mut nets = Networks::built_in();
+        nets.prepare(&mut s, &b);
+        assert!(s.evaluation().uses_net(), "no built-in freestyle network");
+        let mut e = s.take_evaluation();
+        let black = e.score(&b);
         assert!(black > 200, "{black}");
         // The colours swapped: black to move against white's open three.
         let mut w = Board::square(15, Rule::Freestyle).unwrap();
         for (x, y) in [(0, 0), (7, 7), (0, 14), (8, 7), (14, 0), (9, 7)] {
             w.make(Pos::new(x, y));
         }
-        assert!(s.static_eval(&w) < -200, "{}", s.static_eval(&w));
+        assert!(e.score(&w) < -200, "{}", e.score(&w));
+        s.set_evaluation(e);
         let limits = Limits {
             max_depth: Some(4),
             ..Limits::default()
         };
-        let r = s.search(&b, &limits, &mut |_| {});
-        assert!(s.uses_net());
+        let r = search_with(&mut s, &mut nets, &b, &limits);
+        assert!(s.evaluation().uses_net());
         assert!(
             [Pos::new(6, 7), Pos::new(10, 7)].contains(&r.best),
             "{:?}",
@@ -1450,7 +1427,7 @@ mod tests {
         use crate::core::rng::{Rng, XorShift64};
         for rule in [Rule::Freestyle, Rule::Renju] {
             for spec in ["use_net=1", "use_net=2"] {
-                let mut s = searcher_with(random_net(rule, 21), spec);
+                let (mut s, mut nets) = searcher_with(random_net(rule, 21), spec);
                 let mut rng = XorShift64::new(77);
                 for _ in 0..6 {
                     let mut b = Board::square(15, rule).unwrap();
@@ -1464,8 +1441,8 @@ mod tests {
                         max_depth: Some(5),
                         ..Limits::default()
                     };
-                    let r = s.search(&b, &limits, &mut |_| {});
-                    assert!(s.uses_net(), "{rule:?} {spec}");
+                    let r = search_with(&mut s, &mut nets, &b, &limits);
+                    assert!(s.evaluation().uses_net(), "{rule:?} {spec}");
                     assert!(
                         rules::is_legal(&mut b, r.best),
                         "{rule:?} {spec}: {:?}",
@@ -1478,13 +1455,14 @@ mod tests {
                     let (x, y) = m.split_once(',').unwrap();
                     b.make(Pos::new(x.parse().unwrap(), y.parse().unwrap()));
                 }
-                let r = s.search(
+                let r = search_with(
+                    &mut s,
+                    &mut nets,
                     &b,
                     &Limits {
                         max_depth: Some(3),
                         ..Limits::default()
                     },
-                    &mut |_| {},
                 );
                 assert!(
                     [Pos::new(6, 7), Pos::new(11, 7)].contains(&r.best),
@@ -1509,7 +1487,7 @@ mod tests {
         let run = |spec: &str, b: &Board| {
             let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
             s.params.apply(spec).unwrap();
-            let r = s.search(b, &limits, &mut |_| {});
+            let r = search_with(&mut s, &mut Networks::built_in(), b, &limits);
             (r.best, r.score, r.nodes)
         };
         // Without the network there is no policy: the settings change nothing.
@@ -1558,22 +1536,22 @@ mod tests {
         let classical = |b: &Board| {
             let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
             s.params = Params::classical();
-            let r = s.search(b, &limits, &mut |_| {});
+            let r = search_with(&mut s, &mut Networks::built_in(), b, &limits);
             (r.best, r.score, r.nodes)
         };
         // A freestyle network does not play caro.
-        let mut s = searcher_with(random_net(Rule::Freestyle, 3), "use_net=1");
-        let r = s.search(&b, &limits, &mut |_| {});
-        assert!(!s.uses_net());
+        let (mut s, mut nets) = searcher_with(random_net(Rule::Freestyle, 3), "use_net=1");
+        let r = search_with(&mut s, &mut nets, &b, &limits);
+        assert!(!s.evaluation().uses_net());
         assert_eq!((r.best, r.score, r.nodes), classical(&b));
         // use_net=0 leaves a freestyle search as it was.
         let mut f = Board::square(15, Rule::Freestyle).unwrap();
         for p in [(7, 7), (8, 8), (7, 8), (6, 6)] {
             f.make(Pos::new(p.0, p.1));
         }
-        let mut s = searcher_with(random_net(Rule::Freestyle, 3), "use_net=0");
-        let r = s.search(&f, &limits, &mut |_| {});
-        assert!(!s.uses_net());
+        let (mut s, mut nets) = searcher_with(random_net(Rule::Freestyle, 3), "use_net=0");
+        let r = search_with(&mut s, &mut nets, &f, &limits);
+        assert!(!s.evaluation().uses_net());
         assert_eq!((r.best, r.score, r.nodes), classical(&f));
     }
 
@@ -1597,13 +1575,14 @@ mod tests {
             let mut b = Board::square(size, rule).unwrap();
             b.make(Pos::new(7, 7));
             let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
+            let mut nets = Networks::built_in();
             assert_eq!(s.params.use_net, -1);
-            s.search(&b, &limits, &mut |_| {});
-            assert_eq!(s.uses_net(), on, "{rule:?} {size}");
+            search_with(&mut s, &mut nets, &b, &limits);
+            assert_eq!(s.evaluation().uses_net(), on, "{rule:?} {size}");
             // use_net=1 turns it on everywhere a network plays.
             s.params.use_net = 1;
-            s.search(&b, &limits, &mut |_| {});
-            assert!(s.uses_net(), "{rule:?} {size}");
+            search_with(&mut s, &mut nets, &b, &limits);
+            assert!(s.evaluation().uses_net(), "{rule:?} {size}");
         }
     }
 

@@ -46,6 +46,7 @@ use crate::core::pattern::Threat;
 use crate::core::rng::{Rng, SplitMix64};
 use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule, MATE_BOUND};
+use crate::engine::evaluation::Networks;
 use crate::engine::movegen;
 use crate::engine::params::Params;
 use crate::engine::search::{Limits, SearchResult, Searcher};
@@ -244,6 +245,9 @@ impl Worker {
         self.tt.clear();
         let mut searcher = Searcher::new(self.tt.clone(), self.stop.clone());
         searcher.params = spec.params.clone();
+        // The game keeps its rule and board, so the evaluation chosen for it here is the
+        // one for every search of it (on the game's path and off it).
+        Networks::built_in().prepare(&mut searcher, &b);
         let limits = Limits {
             max_nodes: Some(spec.nodes),
             ..Limits::default()

@@ -11,6 +11,7 @@ use crate::core::eval;
 use crate::core::rng::{Rng, XorShift64};
 use crate::core::rules;
 use crate::core::types::{Color, Pos, Rule};
+use crate::engine::evaluation::Networks;
 use crate::engine::movegen;
 use crate::engine::search::{Limits, Params, Searcher};
 use crate::engine::time::Budget;
@@ -73,6 +74,8 @@ impl Player {
 struct Side {
     player: Player,
     searcher: Searcher,
+    /// The networks its searcher may evaluate with, chosen for each search.
+    networks: Networks,
 }
 
 impl Side {
@@ -80,7 +83,11 @@ impl Side {
         let tt = Arc::new(Tt::new(16 << 20));
         let mut searcher = Searcher::new(tt, StopToken::new());
         searcher.params = player.params.clone();
-        Side { player, searcher }
+        Side {
+            player,
+            searcher,
+            networks: Networks::built_in(),
+        }
     }
 
     fn choose(&mut self, b: &Board) -> Pos {
@@ -102,6 +109,7 @@ impl Side {
                 ..Limits::default()
             },
         };
+        self.networks.prepare(&mut self.searcher, b);
         self.searcher.search(b, &limits, &mut |_| {}).best
     }
 }
