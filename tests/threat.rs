@@ -5,7 +5,7 @@
 //! row is the highest number), columns a, b, c, ... from the left; squares are named
 //! that way (`f7`) in the expectations. The side to move is always given explicitly.
 
-use fivefold::cli::solve::parse_puzzles;
+use fivefold::cli::puzzles::parse_puzzles;
 use fivefold::core::notation::{parse_square, square_name};
 use fivefold::core::pattern::Threat;
 use fivefold::core::rng::{Rng, XorShift64};

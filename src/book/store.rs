@@ -16,7 +16,7 @@
 //! refused at open with an error that says so.
 
 use crate::core::board::Board;
-use crate::core::types::{mate_plies, symmetries, Color, Pos, Rule, Score};
+use crate::core::types::{mate_plies, symmetries, Bound, Color, Pos, Rule, Score};
 use anyhow::{bail, Context, Result};
 use rusqlite::{params, Connection, OptionalExtension, TransactionBehavior};
 use std::path::{Path, PathBuf};
@@ -46,12 +46,6 @@ CREATE TABLE IF NOT EXISTS label (
     PRIMARY KEY (key, square)
 ) WITHOUT ROWID;
 ";
-
-/// Bound of a stored score.
-pub const BOUND_NONE: i64 = 0;
-pub const BOUND_UPPER: i64 = 1;
-pub const BOUND_LOWER: i64 = 2;
-pub const BOUND_EXACT: i64 = 3;
 
 /// A position's canonical key and the map from the asking board's frame to the key's.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -190,7 +184,8 @@ pub struct Record {
     /// For the side to move.
     pub score: Option<Score>,
     pub depth: i32,
-    pub bound: i64,
+    /// What the score means, if one is stored.
+    pub bound: Option<Bound>,
     /// Yixin-Board's tag: up to four characters packed base 256, 0 for none.
     pub tag: i64,
     pub text: String,
@@ -303,7 +298,7 @@ impl Database {
                 by_user: by_user != 0,
                 score: score.map(|s| s.clamp(-32_000, 32_000) as Score),
                 depth: depth.clamp(0, 1000) as i32,
-                bound: bound.clamp(0, 3),
+                bound: Bound::from_code(bound.clamp(0, 3)),
                 tag,
                 text,
             }),
@@ -328,7 +323,7 @@ impl Database {
                     rec.by_user as i64,
                     rec.score.map(i64::from),
                     i64::from(rec.depth),
-                    rec.bound,
+                    rec.bound.map_or(0, Bound::code),
                     rec.tag,
                     rec.text
                 ],
@@ -350,7 +345,7 @@ impl Database {
             r.best = Some(best);
             r.score = Some(score);
             r.depth = depth;
-            r.bound = BOUND_EXACT;
+            r.bound = Some(Bound::Exact);
         })
     }
 
@@ -564,7 +559,10 @@ mod tests {
         db.store_result(&k1, Pos::new(9, 5), 120, 14).unwrap();
         let r = db.get(&k2).unwrap().unwrap();
         assert_eq!(r.best, Some(Pos::new(5, 9)));
-        assert_eq!((r.score, r.depth, r.bound), (Some(120), 14, BOUND_EXACT));
+        assert_eq!(
+            (r.score, r.depth, r.bound),
+            (Some(120), 14, Some(Bound::Exact))
+        );
         // The side to move, the rule and the size are part of the key.
         assert_ne!(k1.text, Key::of(&b, Color::White).text);
         let mut rb = Board::new(15, 15, Rule::Renju).unwrap();

@@ -270,7 +270,7 @@ fn print_result(b: &Board, kind: &str, line: Option<&[Pos]>, stats: Stats, elaps
     }
 }
 
-pub use crate::cli::puzzles::{parse_puzzles, Puzzle};
+use crate::cli::puzzles::parse_puzzles;
 
 #[derive(Default)]
 struct Tally {

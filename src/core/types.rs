@@ -254,6 +254,48 @@ pub fn mate_plies(s: Score) -> Option<i32> {
     }
 }
 
+/// What a searched score means: the true score is at most it (`Upper`: no move reached
+/// alpha), at least it (`Lower`: a move reached beta), or it (`Exact`). The transposition
+/// table and the position database both keep it, under the numbers Yixin-Board shows
+/// ([`Bound::code`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true score is at most this (no move reached alpha).
+    Upper = 1,
+    /// The true score is at least this (a move reached beta).
+    Lower = 2,
+    /// The true score.
+    Exact = 3,
+}
+
+impl Bound {
+    /// The bound's number: 1 upper, 2 lower, 3 exact (0 stands for none where one may be
+    /// missing).
+    pub fn code(self) -> i64 {
+        self as i64
+    }
+
+    /// The bound of a number, `None` for 0 (or anything else that names none).
+    pub fn from_code(code: i64) -> Option<Bound> {
+        match code {
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
+            _ => None,
+        }
+    }
+
+    /// The bound of the negated score: the side to move's upper bound is the other
+    /// side's lower bound.
+    pub fn flipped(self) -> Bound {
+        match self {
+            Bound::Upper => Bound::Lower,
+            Bound::Lower => Bound::Upper,
+            Bound::Exact => Bound::Exact,
+        }
+    }
+}
+
 /// Formats a score as GUIs expect: centipawn-like number, or `+M7` / `-M7` for a
 /// five in 7 plies.
 pub fn format_score(s: Score) -> String {

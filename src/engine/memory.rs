@@ -73,7 +73,7 @@ pub struct MemoryPlan {
 
 impl MemoryPlan {
     /// The table size and the number of search threads for `limit` and the threads asked
-    /// for, on this machine ([`MemoryPlan::for_machine`] with [`machine_memory`]).
+    /// for, on this machine (`MemoryPlan::for_machine` with [`machine_memory`]).
     pub fn new(limit: MemoryLimit, threads: usize) -> MemoryPlan {
         MemoryPlan::for_machine(limit, threads, machine_memory())
     }
@@ -89,7 +89,7 @@ impl MemoryPlan {
     /// threads. A whole-engine limit above the machine's memory counts as the machine's
     /// memory, and a table alone gets at most what that would give it. The table is
     /// always between [`MIN_HASH_BYTES`] and [`MAX_HASH_BYTES`].
-    pub fn for_machine(limit: MemoryLimit, threads: usize, machine: Option<u64>) -> MemoryPlan {
+    fn for_machine(limit: MemoryLimit, threads: usize, machine: Option<u64>) -> MemoryPlan {
         let threads = crate::engine::clamp_threads(threads);
         let machine = machine.filter(|&m| m > 0);
         let mut cap = None;
@@ -189,7 +189,7 @@ fn mem_total(info: &str) -> Option<u64> {
 
 /// The part of a whole-engine limit of `total` bytes left for the table and the helper
 /// threads: its [`MEMORY_SHARE_PERCENT`] less [`RESERVED_BYTES`].
-pub fn usable_bytes(total: u64) -> u64 {
+fn usable_bytes(total: u64) -> u64 {
     (total / 100)
         .saturating_mul(MEMORY_SHARE_PERCENT)
         .saturating_sub(RESERVED_BYTES)
@@ -262,7 +262,7 @@ pub fn affordable_threads(threads: usize) -> usize {
 
 /// The process's address-space limit in bytes (`ulimit -v`, `RLIMIT_AS`), if it has one
 /// that Linux reports (`/proc/self/limits`); `None` elsewhere.
-pub fn address_space_limit() -> Option<u64> {
+fn address_space_limit() -> Option<u64> {
     let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
     address_space_in_limits(&limits)
 }

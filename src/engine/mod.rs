@@ -15,12 +15,15 @@
 //! ([`tt`]), and its pages are written in by a background thread while no search runs
 //! ([`warm`]).
 //!
-//! Below it: [`memory`] (the memory plan, and the process's address-space limit), [`warm`] (the table's pages faulted in between
-//! searches), [`stop`] (stop tokens), [`search`] (iterative
-//! deepening PVS), [`evaluation`] (what a search evaluates with, and the choice of
-//! the network for each search), [`threat`] (VCF/VCT solver), [`movegen`] (threat-aware move generation),
-//! [`picker`] (move ordering), [`params`] (the search's tunable parameters), [`restrict`] (moves a person ruled out: block paths and forbidden
-//! points), [`tt`] (the lock-free transposition table) and [`time`] (the move clock).
+//! Below it: [`memory`] (the memory plan, and the process's address-space limit),
+//! [`warm`] (the table's pages faulted in between searches), [`stop`] (stop tokens),
+//! [`search`] (iterative deepening PVS), [`evaluation`] (what a search evaluates with,
+//! and the choice of the network for each search, which the engine makes), [`threat`]
+//! (the VCF/VCT solver), [`movegen`] (threat-aware move generation), [`picker`] (move
+//! ordering), [`params`] (the search's tunable parameters), [`restrict`] (moves a person
+//! ruled out: block paths and forbidden points), [`tt`] (the lock-free transposition
+//! table) and [`time`] (the move clock). The services built on the engine (several best
+//! lines, the opening rules' decisions) are [`crate::analysis`]'s.
 
 pub mod evaluation;
 pub mod memory;
@@ -115,7 +118,7 @@ impl Engine {
     }
 
     /// Resizes the table (its contents are lost).
-    pub fn set_hash_bytes(&mut self, bytes: usize) {
+    fn set_hash_bytes(&mut self, bytes: usize) {
         self.planned_table = None;
         if bytes != self.tt.size_bytes() {
             // The old table's warmer stops (its thread ends) before the table is replaced.

@@ -173,7 +173,7 @@ impl MovePicker {
 
     /// The next move and its number in the order (0 for the first), or `None` when all
     /// have been handed out.
-    pub fn next_move(&mut self) -> Option<(usize, Pos)> {
+    fn next_move(&mut self) -> Option<(usize, Pos)> {
         debug_assert!(self.policy_pending.is_none() || self.next == 0);
         let i = self.next;
         if i >= self.moves.len() {
@@ -184,7 +184,7 @@ impl MovePicker {
         Some((i, self.moves[i].pos))
     }
 
-    /// [`MovePicker::next_move`], ranking the moves after the first by the policy of `b`
+    /// `MovePicker::next_move`, ranking the moves after the first by the policy of `b`
     /// (the node's position, as at [`MovePicker::new`]) if that was put off; `e` is the
     /// evaluator given to [`MovePicker::new`].
     pub fn next_move_with(&mut self, b: &Board, e: Option<&mut Evaluator>) -> Option<(usize, Pos)> {

@@ -53,7 +53,9 @@
 
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
-use crate::core::types::{is_mate, mate_in, mated_in, Color, Pos, Score, INF, MATE, MATE_BOUND};
+use crate::core::types::{
+    is_mate, mate_in, mated_in, Bound, Color, Pos, Score, INF, MATE, MATE_BOUND,
+};
 use crate::engine::evaluation::{Evaluation, Networks};
 use crate::engine::movegen::{self, ScoredMove, Situation};
 pub use crate::engine::params::Params;
@@ -62,7 +64,7 @@ use crate::engine::restrict::Restrictions;
 use crate::engine::stop::StopToken;
 use crate::engine::threat::{quick_win, quick_win_for, renju_four_three_win, ThreatSolver};
 use crate::engine::time::{self, Budget};
-use crate::engine::tt::{score_from_tt, score_to_tt, Bound, Entry, Tt};
+use crate::engine::tt::{score_from_tt, score_to_tt, Entry, Tt};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
@@ -111,7 +113,7 @@ pub enum RootMove {
 
 /// Late-move reduction of the `n`-th move (1-based) at `depth`: ln(depth) * ln(n) / 2,
 /// rounded (before the PV node's one ply less and the clamp to depth - 2).
-pub fn lmr_reduction(depth: i32, n: usize) -> i32 {
+fn lmr_reduction(depth: i32, n: usize) -> i32 {
     const DEPTHS: usize = 64;
     const MOVES: usize = 128;
     fn formula(depth: i32, n: usize) -> i32 {

@@ -128,7 +128,7 @@ impl Default for Overhead {
 impl Overhead {
     /// Nothing learnt yet, and never less than `floor_ms` kept back for a move (the
     /// engine's is [`Overhead::default`]; a test may model another build).
-    pub fn with_floor(floor_ms: u64) -> Overhead {
+    fn with_floor(floor_ms: u64) -> Overhead {
         Overhead {
             pending: None,
             estimate_ms: 0,

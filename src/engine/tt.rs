@@ -33,6 +33,7 @@
 //! A file is checked completely (length, magic, version, context, every entry,
 //! checksum) before the table is touched, so a bad file leaves the table as it was.
 
+use crate::core::types::Bound;
 use crate::core::types::{Pos, Score, INF, MATE_BOUND, STRIDE};
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
@@ -120,17 +121,6 @@ fn plausible(d: u64) -> bool {
         && (d >> 40) & 3 != 0
         && (e.mv.0 as usize) < STRIDE * STRIDE
         && e.score.abs() <= INF
-}
-
-/// What a stored score means.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The true score is at most this (no move reached alpha).
-    Upper = 1,
-    /// The true score is at least this (a move reached beta).
-    Lower = 2,
-    /// The true score.
-    Exact = 3,
 }
 
 /// A decoded table entry.

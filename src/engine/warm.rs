@@ -148,8 +148,8 @@ impl Drop for Warmer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::types::Bound;
     use crate::core::types::Pos;
-    use crate::engine::tt::Bound;
     use std::time::{Duration, Instant};
 
     /// Whether the warmer has written every page of its table.

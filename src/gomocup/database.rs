@@ -9,7 +9,7 @@ use crate::book::store::{self, Database, Key, Record};
 use crate::book::transfer;
 use crate::core::board::Board;
 use crate::core::rules;
-use crate::core::types::{is_mate, Color, Pos, Score, MATE};
+use crate::core::types::{is_mate, Bound, Color, Pos, Score, MATE};
 use crate::engine::search::MAX_DEPTH;
 use crate::gomocup::command::{clean, DbCommand, DbFile};
 use crate::gomocup::reply::{one_line, plural, quote_text};
@@ -312,11 +312,7 @@ impl Session {
                         let rec = match (rec, best) {
                             (Some(r), _) => Record {
                                 score: r.score.map(|s| -s),
-                                bound: match r.bound {
-                                    store::BOUND_UPPER => store::BOUND_LOWER,
-                                    store::BOUND_LOWER => store::BOUND_UPPER,
-                                    b => b,
-                                },
+                                bound: r.bound.map(Bound::flipped),
                                 ..r
                             },
                             (None, Some(b)) => Record {
@@ -337,7 +333,7 @@ impl Session {
                         // No tag is -1, as Rapfi sends it: Yixin-Board draws a square's
                         // label only where its tag is not 0.
                         let tag = if tag == 0 { -1 } else { tag };
-                        let bound = rec.bound;
+                        let bound = rec.bound.map_or(0, Bound::code);
                         // The seventh number: whether the move's position has a text.
                         let mut line = format!(
                             "MESSAGE DATABASE {x} {y} {tag} {} {} {bound} {}",
@@ -372,7 +368,7 @@ impl Session {
                         rec.tag,
                         rec.score.unwrap_or(0),
                         rec.depth,
-                        rec.bound
+                        rec.bound.map_or(0, Bound::code)
                     );
                     if let Some(l) = label {
                         line.push(' ');
@@ -426,8 +422,8 @@ impl Session {
                     }
                     if mask & 2 != 0 {
                         r.score = Some(value.clamp(-(MATE as i64), MATE as i64) as Score);
-                        if r.bound == store::BOUND_NONE {
-                            r.bound = store::BOUND_EXACT;
+                        if r.bound.is_none() {
+                            r.bound = Some(Bound::Exact);
                         }
                     }
                     if mask & 4 != 0 {

@@ -77,7 +77,7 @@ where
 
 /// [`run`] with search parameters other than the defaults from the start (`INFO` can
 /// still change them).
-pub fn run_with<R, W>(input: R, output: W, params: Params) -> Result<()>
+fn run_with<R, W>(input: R, output: W, params: Params) -> Result<()>
 where
     R: Read + Send + 'static,
     W: Write + Send + 'static,

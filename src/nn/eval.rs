@@ -739,9 +739,9 @@ impl Evaluator {
         pool
     }
 
-    /// How many times every square was computed again.
+    /// How many times every square was computed again (for the tests).
     #[cfg(test)]
-    fn restarts(&self) -> u64 {
+    pub(crate) fn restarts(&self) -> u64 {
         self.restarts
     }
 
