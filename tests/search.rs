@@ -322,7 +322,7 @@ fn stop_interrupts_the_root_threat_search_without_a_clock() {
         std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 20)),
         stop,
     );
-    Networks::built_in().prepare(&mut s, &b);
+    s.prepare_evaluation(&mut Networks::built_in(), &b);
     let r = s.search(&b, &Limits::default(), &mut |_| {});
     assert!(
         b.is_empty(r.best),
@@ -508,7 +508,7 @@ fn forward_pruning_does_not_ignore_a_four_three_threat() {
             skip_threats: true,
             ..Limits::default()
         };
-        Networks::built_in().prepare(&mut s, &b);
+        s.prepare_evaluation(&mut Networks::built_in(), &b);
         let r = s.search(&b, &limits, &mut |_| {});
         assert!(
             defences.contains(&r.best),
@@ -540,7 +540,7 @@ fn assert_search_alone_wins(b: &Board, depth: i32) {
         skip_threats: true,
         ..Limits::default()
     };
-    Networks::built_in().prepare(&mut s, b);
+    s.prepare_evaluation(&mut Networks::built_in(), b);
     let r = s.search(b, &limits, &mut |_| {});
     assert!(
         r.score >= MATE_BOUND,
@@ -620,12 +620,12 @@ fn a_four_three_against_no_four_is_a_win_without_searching_it() {
         ..Limits::default()
     };
     let mut networks = Networks::built_in();
-    networks.prepare(&mut s, &b);
+    s.prepare_evaluation(&mut networks, &b);
     let r = s.search(&b, &limits, &mut |_| {});
     assert!(r.score <= -MATE_BOUND, "score {} pv {:?}", r.score, r.pv);
     // The same under renju with white to win: white's four-three is not a foul.
     let b = Board::from_diagram(TWO_FOUR_THREES, Rule::Renju).unwrap();
-    networks.prepare(&mut s, &b);
+    s.prepare_evaluation(&mut networks, &b);
     let r = s.search(&b, &limits, &mut |_| {});
     assert!(
         r.score <= -MATE_BOUND,
@@ -746,7 +746,7 @@ fn a_leaf_searched_on_one_ply_past_the_horizon_is_searched_cleanly() {
                 std::sync::Arc::new(fivefold::engine::tt::Tt::new(1 << 16)),
                 fivefold::engine::StopToken::new(),
             );
-            Networks::built_in().prepare(&mut s, &b);
+            s.prepare_evaluation(&mut Networks::built_in(), &b);
             let r = s.search(&b, &limits, &mut |_| {});
             assert!(b.is_empty(r.best), "{rule:?} depth {depth}: {:?}", r.best);
             assert_eq!(r.depth, depth, "{rule:?}: search stopped early");
@@ -855,7 +855,7 @@ fn the_last_report_names_the_move_played() {
                 ..Limits::default()
             };
             let mut last: Option<Pos> = None;
-            Networks::built_in().prepare(&mut s, &board);
+            s.prepare_evaluation(&mut Networks::built_in(), &board);
             let r = s.search(&board, &limits, &mut |i| last = i.pv.first().copied());
             if let Some(m) = last {
                 assert_eq!(m, r.best, "{}, {max_nodes} nodes", p.name);

@@ -49,9 +49,9 @@ pub fn seconds(s: &str) -> Result<Duration, String> {
     }
 }
 
-/// Search threads: 1 to [`MAX_THREADS`](crate::engine::MAX_THREADS).
+/// Search threads: 1 to [`MAX_THREADS`](crate::engine::memory::MAX_THREADS).
 pub fn threads(s: &str) -> Result<usize, String> {
-    number_in(s, 1, crate::engine::MAX_THREADS)
+    number_in(s, 1, crate::engine::memory::MAX_THREADS)
 }
 
 /// A search depth in plies: 1 to [`MAX_DEPTH`](crate::engine::search::MAX_DEPTH).

@@ -162,7 +162,7 @@ fn run_search_with(depth: i32, threads: usize, params: &Params) -> Vec<String> {
             let tt = Arc::new(Tt::new(BENCH_HASH_MB << 20));
             let mut s = Searcher::new(tt, StopToken::new());
             s.params = params.clone();
-            Networks::built_in().prepare(&mut s, &board);
+            s.prepare_evaluation(&mut Networks::built_in(), &board);
             s.search(&board, &limits, &mut |_| {})
         } else {
             let mut e = crate::engine::Engine::new(BENCH_HASH_MB << 20);

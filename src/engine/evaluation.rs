@@ -5,7 +5,7 @@
 //! policy orders the moves and which also scores the positions where `use_net` is 1 (with
 //! 2 the classical evaluation scores them and the network only orders the moves). The
 //! searcher does not choose it: before each search the [`Engine`](crate::engine::Engine)
-//! (or whoever runs a [`Searcher`] of its own) hands it the evaluation that
+//! (or whoever runs a `Searcher` of its own) hands it the evaluation that
 //! [`Networks::choose`] picks for the board's rule and size ([`Params::net_mode`]).
 //!
 //! The networks' weights are read once and shared by every thread ([`Arc`]); an
@@ -18,7 +18,6 @@ use crate::core::board::Board;
 use crate::core::eval;
 use crate::core::types::Score;
 use crate::engine::params::Params;
-use crate::engine::search::Searcher;
 use crate::nn::{Evaluator, Net};
 use std::sync::Arc;
 
@@ -139,14 +138,6 @@ impl Networks {
             Use::OrdersOnly
         };
         evaluation
-    }
-
-    /// Hands `searcher` the evaluation for a search of `b` under its parameters: the one
-    /// [`Networks::choose`] makes of the evaluation it had.
-    pub fn prepare(&mut self, searcher: &mut Searcher, b: &Board) {
-        let previous = searcher.take_evaluation();
-        let evaluation = self.choose(&searcher.params, b, previous);
-        searcher.set_evaluation(evaluation);
     }
 }
 

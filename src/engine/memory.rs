@@ -11,8 +11,17 @@
 //! the machine has ([`machine_memory`]), and the plan says what held the table below what
 //! the limit alone would give ([`Cap`]), so that a front end can tell its user.
 
-use crate::engine::DEFAULT_HASH_BYTES;
+/// Most search threads the engine runs: every thread count the engine is given, from a
+/// protocol, a command line or a memory plan, is clamped to this.
+pub const MAX_THREADS: usize = 256;
 
+/// `n` as a number of search threads: 1 to [`MAX_THREADS`].
+pub fn clamp_threads(n: usize) -> usize {
+    n.clamp(1, MAX_THREADS)
+}
+
+/// Default table size when the manager gives no memory limit.
+pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 /// Memory the engine needs besides the transposition table and the helper threads: the
 /// shape tables (about 2 MB for each rule used, see [`crate::core::tables::Tables`]; a
 /// session normally uses one or two rules), the main search thread's stack and buffers,
@@ -65,7 +74,7 @@ pub struct MemoryPlan {
     /// Size of the transposition table to allocate (the allocator may grant less, see
     /// [`allocatable`]).
     pub table_bytes: usize,
-    /// Search threads to run (1 to [`crate::engine::MAX_THREADS`]).
+    /// Search threads to run (1 to [`MAX_THREADS`]).
     pub threads: usize,
     /// What made the table smaller than the limit alone gives, if anything.
     pub cap: Option<Cap>,
@@ -79,7 +88,7 @@ impl MemoryPlan {
     }
 
     /// The table size and the number of search threads for `limit` and the threads asked
-    /// for (clamped to 1 ..= [`crate::engine::MAX_THREADS`]) on a machine with `machine`
+    /// for (clamped to 1 ..= [`MAX_THREADS`]) on a machine with `machine`
     /// bytes of memory (`None`: not known).
     ///
     /// Under [`MemoryLimit::Total`], what is left of its [`MEMORY_SHARE_PERCENT`] after
@@ -90,7 +99,7 @@ impl MemoryPlan {
     /// memory, and a table alone gets at most what that would give it. The table is
     /// always between [`MIN_HASH_BYTES`] and [`MAX_HASH_BYTES`].
     fn for_machine(limit: MemoryLimit, threads: usize, machine: Option<u64>) -> MemoryPlan {
-        let threads = crate::engine::clamp_threads(threads);
+        let threads = clamp_threads(threads);
         let machine = machine.filter(|&m| m > 0);
         let mut cap = None;
         let (table, threads) = match limit {
@@ -262,12 +271,14 @@ pub fn affordable_threads(threads: usize) -> usize {
 
 /// The process's address-space limit in bytes (`ulimit -v`, `RLIMIT_AS`), if it has one
 /// that Linux reports (`/proc/self/limits`); `None` elsewhere.
+#[cfg(any(test, all(target_os = "linux", target_env = "gnu")))]
 fn address_space_limit() -> Option<u64> {
     let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
     address_space_in_limits(&limits)
 }
 
 /// The soft limit of `Max address space` in the text of `/proc/self/limits`, in bytes.
+#[cfg(any(test, all(target_os = "linux", target_env = "gnu")))]
 fn address_space_in_limits(limits: &str) -> Option<u64> {
     let line = limits
         .lines()
@@ -300,7 +311,6 @@ pub fn fit_allocator_to_address_space() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::MAX_THREADS;
 
     fn table(limit: MemoryLimit) -> usize {
         MemoryPlan::for_machine(limit, 1, None).table_bytes

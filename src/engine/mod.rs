@@ -1,7 +1,7 @@
 //! The engine as front ends use it. An [`Engine`] owns its resources: the transposition
 //! table and the search threads, sized by the engine itself from the memory it is allowed
 //! ([`Engine::configure`] applies a [`memory::MemoryPlan`]; a front end only passes on
-//! its manager's limit and the threads it would like, all clamped to [`MAX_THREADS`]).
+//! its manager's limit and the threads it would like, all clamped to [`memory::MAX_THREADS`]).
 //!
 //! Stopping is per search: [`Engine::think`] takes a [`StopToken`] that the caller keeps
 //! and raises from any thread (`END`, `STOP`, a GUI's stop button). The engine only reads
@@ -41,7 +41,8 @@ pub mod warm;
 use crate::core::board::Board;
 use crate::engine::evaluation::Networks;
 use crate::engine::memory::{
-    affordable_threads, allocatable, trial_spare, Cap, MemoryLimit, MemoryPlan,
+    affordable_threads, allocatable, clamp_threads, trial_spare, Cap, MemoryLimit, MemoryPlan,
+    DEFAULT_HASH_BYTES,
 };
 use crate::engine::restrict::Restrictions;
 use crate::engine::search::{Info, Limits, RootMove, SearchResult, Searcher};
@@ -51,24 +52,12 @@ use crate::engine::warm::Warmer;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 
-/// Most search threads the engine runs: every thread count the engine is given, from a
-/// protocol, a command line or a memory plan, is clamped to this.
-pub const MAX_THREADS: usize = 256;
-
-/// `n` as a number of search threads: 1 to [`MAX_THREADS`].
-pub fn clamp_threads(n: usize) -> usize {
-    n.clamp(1, MAX_THREADS)
-}
-
 /// Default number of threads: every core the machine reports, at most 64.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(64)
 }
-
-/// Default table size when the manager gives no memory limit.
-pub const DEFAULT_HASH_BYTES: usize = 64 << 20;
 
 /// The engine: its transposition table, its search threads (a main searcher and the
 /// helpers of a parallel search) and their settings. It is stopped through the token
@@ -243,7 +232,7 @@ impl Engine {
         &self.restrict
     }
 
-    /// Number of search threads to use (at most [`MAX_THREADS`]).
+    /// Number of search threads to use (at most [`memory::MAX_THREADS`]).
     pub fn set_threads(&mut self, n: usize) {
         self.threads = clamp_threads(n);
     }
@@ -290,7 +279,7 @@ impl Engine {
         self.searcher.set_restrictions(self.restrict.clone());
         // Every thread is handed its evaluation for this board: the network chosen for
         // its rule and size, or the classical one.
-        self.networks.prepare(&mut self.searcher, board);
+        self.searcher.prepare_evaluation(&mut self.networks, board);
         if self.threads <= 1 {
             self.searcher.set_thread(0, None);
             return self
@@ -304,7 +293,7 @@ impl Engine {
         }
         self.helpers.truncate(self.threads - 1);
         for h in &mut self.helpers {
-            self.networks.prepare(h, board);
+            h.prepare_evaluation(&mut self.networks, board);
         }
         let nodes = Arc::new(AtomicU64::new(0));
         self.searcher.set_thread(0, Some(nodes.clone()));

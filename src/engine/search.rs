@@ -308,6 +308,14 @@ impl Searcher {
         self.evaluation = evaluation;
     }
 
+    /// Takes the evaluation for a search of `b` under this searcher's parameters: the
+    /// one `networks` chooses ([`Networks::choose`]) from the evaluation it had.
+    pub fn prepare_evaluation(&mut self, networks: &mut Networks, b: &Board) {
+        let previous = self.take_evaluation();
+        let evaluation = networks.choose(&self.params, b, previous);
+        self.set_evaluation(evaluation);
+    }
+
     /// Takes back its evaluation, leaving the classical one: the evaluation for the next
     /// search is chosen from it, to go on with its network's evaluator.
     pub fn take_evaluation(&mut self) -> Evaluation {
@@ -1358,7 +1366,7 @@ pub fn search_position_with(
     let tt = Arc::new(Tt::new(hash_mb << 20));
     let mut s = Searcher::new(tt, StopToken::new());
     s.params = params.clone();
-    Networks::built_in().prepare(&mut s, board);
+    s.prepare_evaluation(&mut Networks::built_in(), board);
     s.search(board, limits, &mut |_| {})
 }
 
@@ -1385,7 +1393,7 @@ mod tests {
         b: &Board,
         limits: &Limits,
     ) -> SearchResult {
-        nets.prepare(s, b);
+        s.prepare_evaluation(nets, b);
         s.search(b, limits, &mut |_| {})
     }
 
@@ -1399,7 +1407,7 @@ mod tests {
         let mut s = Searcher::new(Arc::new(Tt::new(1 << 20)), StopToken::new());
         s.params.apply("use_net=1").unwrap();
         let mut nets = Networks::built_in();
-        nets.prepare(&mut s, &b);
+        s.prepare_evaluation(&mut nets, &b);
         assert!(s.evaluation().uses_net(), "no built-in freestyle network");
         let mut e = s.take_evaluation();
         let black = e.score(&b);

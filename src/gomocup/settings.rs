@@ -11,9 +11,9 @@
 use crate::analysis::strength;
 use crate::core::types::Rule;
 use crate::engine::memory::MemoryLimit;
+use crate::engine::memory::MAX_THREADS;
 use crate::engine::params;
 use crate::engine::search::MAX_DEPTH;
-use crate::engine::MAX_THREADS;
 use crate::gomocup::command::{clean, parse_pair};
 
 /// Longest time accepted from `INFO timeout_turn`, `timeout_match` and `time_left` (about

@@ -247,7 +247,7 @@ impl Worker {
         searcher.params = spec.params.clone();
         // The game keeps its rule and board, so the evaluation chosen for it here is the
         // one for every search of it (on the game's path and off it).
-        Networks::built_in().prepare(&mut searcher, &b);
+        searcher.prepare_evaluation(&mut Networks::built_in(), &b);
         let limits = Limits {
             max_nodes: Some(spec.nodes),
             ..Limits::default()

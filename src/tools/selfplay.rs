@@ -109,7 +109,7 @@ impl Side {
                 ..Limits::default()
             },
         };
-        self.networks.prepare(&mut self.searcher, b);
+        self.searcher.prepare_evaluation(&mut self.networks, b);
         self.searcher.search(b, &limits, &mut |_| {}).best
     }
 }

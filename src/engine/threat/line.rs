@@ -1,7 +1,6 @@
 //! Winning lines: a proven win built into its line by following the table (with the
-//! defender's most stubborn reply where it has several), the attacker's VCF line read
-//! from the table alone, and a line played again on another position to see whether it
-//! still wins.
+//! defender's most stubborn reply where it has several), and the attacker's VCF line
+//! read from the table alone.
 
 use super::squares::{can_play, classes, fives, for_class, is_caro, kills, renju_black};
 use super::table::{PROVEN, VCF_SALT, VCT_SALT};
@@ -279,58 +278,4 @@ pub(super) fn line_has_double_three(b: &mut Board, line: &[Pos]) -> bool {
         b.unmake();
     }
     found
-}
-
-/// Whether the attacker (side to move) still wins by playing `line` (a VCF line found
-/// earlier, defender replies included) in this position: every attacker move is legal and
-/// a four (or the five), every threat of the defender is answered, and the defender's
-/// forced replies are the ones in the line (or the attacker wins sooner). The board is
-/// left as it was.
-pub fn replay_wins(b: &mut Board, line: &[Pos]) -> bool {
-    let mut nodes = 0;
-    replay_counted(b, line, &mut nodes)
-}
-
-/// [`replay_wins`], counting the moves it makes.
-pub(super) fn replay_counted(b: &mut Board, line: &[Pos], nodes: &mut u64) -> bool {
-    let a = b.side_to_move();
-    let d = a.opp();
-    let mut made = 0;
-    let mut i = 0;
-    let won = loop {
-        if b.count(a, Threat::Five) > 0 {
-            break true;
-        }
-        let Some(&m) = line.get(i) else { break false };
-        if m.is_none() || !can_play(b, m, a) {
-            break false;
-        }
-        b.make(m);
-        *nodes += 1;
-        made += 1;
-        if b.count(d, Threat::Five) > 0 {
-            break false; // the defender's five threat was not stopped
-        }
-        let f = fives(b, a, m);
-        if f.len() == 0 {
-            break false;
-        }
-        let k = kills(b, a, &f);
-        if k.len() == 0 {
-            break true;
-        }
-        let reply = line.get(i + 1).copied().unwrap_or(Pos::NONE);
-        if k.len() != 1 || k.as_slice()[0] != reply {
-            // Several ways to stop it (caro), or another forced reply: not the same line.
-            break false;
-        }
-        b.make(reply);
-        *nodes += 1;
-        made += 1;
-        i += 2;
-    };
-    for _ in 0..made {
-        b.unmake();
-    }
-    won
 }

@@ -42,12 +42,13 @@
 //!
 //! The solver is kept in rooms, each with what it holds: `table.rs` (the solver's own
 //! table of proven and disproven positions, and the short lists of squares its nodes
-//! pass around), `sight.rs` (the wins seen without a search, which the main search asks
-//! about at every node), `squares.rs` (what the solver reads off the board: the squares
+//! pass around, and its verdicts read and stored), `sight.rs` (the wins seen without a
+//! search, which the main search asks about at every node, and a line played again),
+//! `squares.rs` (what the solver reads off the board: the squares
 //! that make five, the moves that stop them, the squares of a threat class), `moves.rs`
 //! (the attacker's fours and threes, ranked), `vcf.rs` (the VCF, and the defences against
 //! the opponent's), `vct.rs` (the VCT, and the defender's replies to a threat) and
-//! `line.rs` (a proven win built into its line from the table, and a line played again).
+//! `line.rs` (a proven win built into its line from the table).
 //! This file holds the solver itself, its settings and its public entries, but for the
 //! defences against a VCF ([`ThreatSolver::vcf_defences`]), which are with the VCF.
 
@@ -59,8 +60,7 @@ mod table;
 mod vcf;
 mod vct;
 
-pub use line::replay_wins;
-pub use sight::{quick_win, quick_win_for, renju_four_three_win};
+pub use sight::{quick_win, quick_win_for, renju_four_three_win, replay_wins};
 
 use crate::core::board::Board;
 use crate::core::types::{Pos, CELLS};

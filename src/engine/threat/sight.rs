@@ -2,9 +2,11 @@
 //! double three against an opponent with no four (as [`quick_win`] defines them), and
 //! renju black's four-threes, played out two moves deep ([`renju_four_three_win`]). The
 //! main search asks about them at every node, so they only read the board's threat
-//! counts, and scan it only where a renju four-three must be played out.
+//! counts, and scan it only where a renju four-three must be played out. Also a line
+//! found earlier played again on another position, to see whether it still wins
+//! ([`replay_wins`]).
 
-use super::squares::{fives, for_empty};
+use super::squares::{can_play, fives, for_empty, kills};
 use super::table::PosList;
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
@@ -86,4 +88,58 @@ pub fn renju_four_three_win(b: &mut Board) -> Option<Pos> {
         b.unmake();
         wins
     })
+}
+
+/// Whether the attacker (side to move) still wins by playing `line` (a VCF line found
+/// earlier, defender replies included) in this position: every attacker move is legal and
+/// a four (or the five), every threat of the defender is answered, and the defender's
+/// forced replies are the ones in the line (or the attacker wins sooner). The board is
+/// left as it was.
+pub fn replay_wins(b: &mut Board, line: &[Pos]) -> bool {
+    let mut nodes = 0;
+    replay_counted(b, line, &mut nodes)
+}
+
+/// [`replay_wins`], counting the moves it makes.
+pub(super) fn replay_counted(b: &mut Board, line: &[Pos], nodes: &mut u64) -> bool {
+    let a = b.side_to_move();
+    let d = a.opp();
+    let mut made = 0;
+    let mut i = 0;
+    let won = loop {
+        if b.count(a, Threat::Five) > 0 {
+            break true;
+        }
+        let Some(&m) = line.get(i) else { break false };
+        if m.is_none() || !can_play(b, m, a) {
+            break false;
+        }
+        b.make(m);
+        *nodes += 1;
+        made += 1;
+        if b.count(d, Threat::Five) > 0 {
+            break false; // the defender's five threat was not stopped
+        }
+        let f = fives(b, a, m);
+        if f.len() == 0 {
+            break false;
+        }
+        let k = kills(b, a, &f);
+        if k.len() == 0 {
+            break true;
+        }
+        let reply = line.get(i + 1).copied().unwrap_or(Pos::NONE);
+        if k.len() != 1 || k.as_slice()[0] != reply {
+            // Several ways to stop it (caro), or another forced reply: not the same line.
+            break false;
+        }
+        b.make(reply);
+        *nodes += 1;
+        made += 1;
+        i += 2;
+    };
+    for _ in 0..made {
+        b.unmake();
+    }
+    won
 }

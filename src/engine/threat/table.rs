@@ -6,7 +6,6 @@
 //! the VCT each salt the position's hash with a key of their own, so their results never
 //! mix. It is a fixed-size table of two-entry buckets, one table per solver.
 
-use super::ThreatSolver;
 use crate::core::types::Pos;
 
 /// The salts of the position hash that keep the results of the VCF, the VCT and the narrow
@@ -136,11 +135,11 @@ impl PosList {
     }
 }
 
-impl ThreatSolver {
+impl Table {
     /// The table's verdict on `key` for `budget` plies, if it settles the question:
     /// `Some(Some(len))` proven within the budget, `Some(None)` disproven for it.
     pub(super) fn settled(&self, key: u64, budget: u16) -> Option<Option<u16>> {
-        let e = self.tt.probe(key)?;
+        let e = self.probe(key)?;
         if e.flag == PROVEN && e.len <= budget {
             Some(Some(e.len))
         } else if e.flag == DISPROVEN && e.len >= budget {
@@ -151,7 +150,7 @@ impl ThreatSolver {
     }
 
     /// Stores an attacker node's outcome: proven with its best move, or (unless the
-    /// search was cut short) disproven for this budget or, with `always`, for any.
+    /// search was `cut_short`) disproven for this budget or, with `always`, for any.
     pub(super) fn store_result(
         &mut self,
         key: u64,
@@ -159,11 +158,12 @@ impl ThreatSolver {
         best: Pos,
         always: bool,
         budget: u16,
+        cut_short: bool,
     ) {
         if let Some(l) = result {
-            self.tt.store(key, PROVEN, l, best);
-        } else if !self.aborted {
-            self.tt.store(
+            self.store(key, PROVEN, l, best);
+        } else if !cut_short {
+            self.store(
                 key,
                 DISPROVEN,
                 if always { ALWAYS } else { budget },

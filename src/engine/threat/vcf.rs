@@ -3,9 +3,10 @@
 //! opponent's VCF ([`ThreatSolver::vcf_defences`]), and the two steps the VCT shares with
 //! the VCF: trying the attacker's moves in order and answering a five.
 
-use super::line::{line_has_double_three, replay_wins};
+use super::line::line_has_double_three;
 use super::moves::four_rank;
 use super::quick_win;
+use super::sight::replay_wins;
 use super::squares::{can_play, classes, fives, for_class, is_caro, kills, renju_black};
 use super::squares::{DOUBLE_THREE, FOURS};
 use super::table::{PosList, NARROW_VCF_SALT, VCF_SALT};
@@ -47,7 +48,7 @@ impl ThreatSolver {
             } else {
                 VCF_SALT
             };
-        if let Some(settled) = self.settled(key, budget) {
+        if let Some(settled) = self.tt.settled(key, budget) {
             return settled;
         }
         if self.out_of_budget() {
@@ -81,7 +82,8 @@ impl ThreatSolver {
             }
             (result, best) = self.first_win(b, start, budget, false);
         }
-        self.store_result(key, result, best, always, budget);
+        self.tt
+            .store_result(key, result, best, always, budget, self.aborted);
         result
     }
 

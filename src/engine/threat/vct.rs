@@ -2,8 +2,8 @@
 //! moves that threaten a VCF), iteratively deepened, first trying a VCF at every node;
 //! the defender answers with every move that might stop the threat.
 
-use super::line::replay_counted;
 use super::moves::{four_rank, last_moves, prox};
+use super::sight::replay_counted;
 use super::squares::{along, can_play, classes, fives, for_class, is_caro, kills, renju_black};
 use super::squares::{DOUBLE_THREE, FOURS};
 use super::table::{PosList, VCT_SALT};
@@ -62,7 +62,7 @@ impl ThreatSolver {
             return Some(3);
         }
         let key = b.hash() ^ VCT_SALT;
-        if let Some(settled) = self.settled(key, budget) {
+        if let Some(settled) = self.tt.settled(key, budget) {
             return settled;
         }
         if self.out_of_budget() {
@@ -92,7 +92,8 @@ impl ThreatSolver {
             self.gen_threats(b, a);
             (result, best) = self.first_win(b, start, budget, true);
         }
-        self.store_result(key, result, best, always, budget);
+        self.tt
+            .store_result(key, result, best, always, budget, self.aborted);
         result
     }
 
