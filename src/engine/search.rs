@@ -304,7 +304,7 @@ impl Searcher {
 
     /// Hands this searcher the evaluation its searches use from now on: the engine
     /// chooses one before each search ([`crate::engine::evaluation::Networks::choose`]).
-    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+    fn set_evaluation(&mut self, evaluation: Evaluation) {
         self.evaluation = evaluation;
     }
 
@@ -318,7 +318,7 @@ impl Searcher {
 
     /// Takes back its evaluation, leaving the classical one: the evaluation for the next
     /// search is chosen from it, to go on with its network's evaluator.
-    pub fn take_evaluation(&mut self) -> Evaluation {
+    fn take_evaluation(&mut self) -> Evaluation {
         std::mem::take(&mut self.evaluation)
     }
 
@@ -358,7 +358,7 @@ impl Searcher {
     }
 
     /// Searches `board` for the side to move, with the evaluation it was last handed
-    /// ([`Searcher::set_evaluation`]); `report` receives progress after each depth.
+    /// ([`Searcher::prepare_evaluation`]); `report` receives progress after each depth.
     pub fn search(
         &mut self,
         board: &Board,
