@@ -15,26 +15,6 @@ use crate::gomocup::command::{clean, DbCommand, DbFile};
 use crate::gomocup::reply::{one_line, plural, quote_text};
 use crate::gomocup::session::{Flow, Session};
 
-/// The position database and the switches that say how the game uses it.
-pub struct Book {
-    /// The file opened by `YXSETDATABASE`, if any.
-    pub db: Option<Database>,
-    /// `INFO usedatabase` (default on): play stored moves and store results.
-    pub use_db: bool,
-    /// `INFO database_readonly`: store nothing.
-    pub readonly: bool,
-}
-
-impl Default for Book {
-    fn default() -> Book {
-        Book {
-            db: None,
-            use_db: true,
-            readonly: false,
-        }
-    }
-}
-
 impl Session {
     /// The database's move for the current position, when one is open and in use and it
     /// holds a move it trusts: a person's choice, a proven win or loss, or a result at
