@@ -4,12 +4,13 @@
 #   2. lints:         cargo clippy --all-targets -- -D warnings
 #   3. docs:          cargo doc --no-deps, warnings (broken links) as errors
 #   4. unsafe:        exactly three `unsafe` blocks in src/: the prefetch in engine/tt.rs,
-#                     glibc's mallopt in io/process.rs and Windows' GlobalMemoryStatusEx in
+#                     glibc's mallopt and Windows' GlobalMemoryStatusEx, both in
 #                     engine/memory.rs (each with its SAFETY comment)
 #   5. data archive:  every train/archive/*.tar.xz unpacks to the files MANIFEST lists,
 #                     with their record counts and checksums (train/archive.sh check)
 #   6. bench:         the release build's `bench` node count equals the `Bench: N` line of
-#                     the newest commit message that has one (CONTRIBUTING.md, "The Bench rule")
+#                     the newest commit message that has one (CONTRIBUTING.md, "Commits
+#                     and the `Bench:` line")
 #   6b. memory:       tests/memory.rs again on the release build (FIVEFOLD_BIN): every move
 #                     within its turn limit whatever memory is granted, peaks under the grant;
 #                     and fuzz_protocol's 3,000-line hostile stream in under 15 s

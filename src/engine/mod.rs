@@ -22,7 +22,7 @@
 //! (the VCF/VCT solver), [`movegen`] (threat-aware move generation), [`picker`] (move
 //! ordering), [`params`] (the search's tunable parameters), [`restrict`] (moves a person
 //! ruled out: block paths and forbidden points), [`tt`] (the lock-free transposition
-//! table) and [`time`] (the move clock). The services built on the engine (several best
+//! table) and [`time`] (the time plan of a move). The services built on the engine (several best
 //! lines, the opening rules' decisions) are [`crate::analysis`]'s.
 
 pub mod evaluation;

@@ -83,7 +83,7 @@ pub const MAX_OBSERVED_OVERHEAD_MS: u64 = 500;
 /// How many more moves of its own the engine plans for under a match clock: games
 /// against strong engines are short (a median of about 20 moves after the opening), so
 /// planning for more leaves much of the clock unused. The measurements behind the
-/// number are in `docs/strength.md` ("The match clock").
+/// number are in `docs/strength.md` (the ladder's "match clock" row and the `MOVES_TO_GO` rows).
 pub const MOVES_TO_GO: u64 = 20;
 
 /// What the manager charges for a move beyond the time the engine allowed itself,

@@ -4,8 +4,8 @@
 //! thinking, learnt from its `time_left` reports ([`time::Overhead`]).
 //!
 //! [`MoveClock::budget`] plans the time of one search for an answer, counted from the
-//! moment its command was read; [`MoveClock::answered`] charges it once the answer is
-//! written.
+//! moment its command was read; [`MoveClock::answered`] charges it when the search has
+//! answered, before the answer is written.
 
 use crate::engine::time::{self, Budget, Clock};
 use std::time::Instant;
@@ -81,9 +81,10 @@ impl MoveClock {
         budget
     }
 
-    /// An answer was written: a search that started at `started` and counts against the
-    /// clock (`timed`) adds its time to the game's thinking, and the manager's next
-    /// `time_left` will show what the answer cost beyond the thinking allowed and used.
+    /// A search answered (its answer is written next): one that started at `started` and
+    /// counts against the clock (`timed`) adds its time to the game's thinking, and the
+    /// manager's next `time_left` will show what the answer cost beyond the thinking
+    /// allowed and used.
     pub fn answered(&mut self, timed: bool, started: Instant) {
         let plan = self.plan.take();
         if !timed {

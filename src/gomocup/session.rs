@@ -6,8 +6,8 @@
 //! commands of lines ([`Framer`]); the pondering search.
 //!
 //! Here too is what the commands share: the names of squares, the limits of a search
-//! for an answer, our move played (`Session::play_own`, which never plays an illegal
-//! square), and what a search is to the session: a [`Job`] for the worker thread and the
+//! for an answer, our move played (`Session::play_own`, which replaces a move that is not
+//! legal or is excluded, and relaxes renju's fouls only when nothing else is left), and what a search is to the session: a [`Job`] for the worker thread and the
 //! [`Answer`] it makes, which the main loop applies once the search is over. Each command
 //! builds its job in one place, with its search and its answer side by side.
 //!
