@@ -645,6 +645,17 @@ fn hash_dump_and_load_round_trip() {
         dir.join("no/such/dir/x").display()
     ));
     assert!(l.starts_with("ERROR YXHASHDUMP: "), "{l}");
+    // A block path set since the last search rules moves out of the next search, not
+    // out of the table: the dump holds what the table holds.
+    let l = block_path(&mut b, false, &[(7, 7), (8, 8)]);
+    assert!(l.starts_with("MESSAGE blockpath: 1 path blocked"), "{l}");
+    assert_eq!(hash_usage(&mut b), full);
+    let kept = dir.join("kept.bin");
+    b.send(&format!("YXHASHDUMP {}", kept.display()));
+    let l = b.line();
+    assert!(l.starts_with("MESSAGE Transposition table dumped: "), "{l}");
+    assert_eq!(hash_usage(&mut b), full);
+    assert_eq!(std::fs::read(&kept).unwrap().len(), bytes.len());
     b.expect_silence();
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -456,11 +456,13 @@ impl Session {
         let (w, h) = self.size();
         let context = hashfile::context(self.rule, w, h);
         let file = std::path::Path::new(path);
-        // The table at the size the next search will use, so a load is not lost to a
-        // resize.
-        self.prepare_engine();
+        let (memory, threads) = (self.settings.memory, self.settings.threads);
         let result = {
             let mut e = self.engine();
+            // The table at the size the next search will use, so a load is not lost to
+            // a resize. (The restrictions wait for the next search: handing them over
+            // here would empty the table before a dump when they changed.)
+            e.configure(memory, threads);
             if dump {
                 hashfile::dump(&e, file, context)
             } else {
