@@ -49,10 +49,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
-        .target(env_logger::Target::Stderr)
-        .init();
-    fivefold::engine::memory::fit_allocator_to_address_space();
+    fivefold::cli::start_process();
     // Tournament managers start the engine with no arguments, and some add options of
     // their own that mean nothing to us. So a first argument that looks like an option
     // but is not one of ours (help and version) is not an error: the engine says on

@@ -45,10 +45,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
-        .target(env_logger::Target::Stderr)
-        .init();
-    fivefold::engine::memory::fit_allocator_to_address_space();
+    fivefold::cli::start_process();
     exit_status(match Cli::parse().command {
         Command::Selfplay(o) => selfplay::run(&o),
         Command::Openings(o) => openings::run(&o),

@@ -20,6 +20,17 @@ pub mod puzzles;
 pub mod solve;
 pub mod term;
 
+/// What both binaries do first, before any thread: the log on stderr (`RUST_LOG`, off
+/// by default, so stdout carries nothing but the protocol or the output), and the
+/// allocator fitted to an address-space limit
+/// ([`crate::engine::memory::fit_allocator_to_address_space`]).
+pub fn start_process() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("off"))
+        .target(env_logger::Target::Stderr)
+        .init();
+    crate::engine::memory::fit_allocator_to_address_space();
+}
+
 /// The exit status of a subcommand: 0, or 2 with the error on stderr as one line a
 /// person can act on.
 pub fn exit_status(r: anyhow::Result<()>) -> std::process::ExitCode {

@@ -200,8 +200,9 @@ impl Session {
             Command::BlockPath { undo } => self.block_path(undo, &squares),
             Command::Block { undo } => self.exclude(undo, &squares),
             Command::Database(cmd) => self.database(&cmd, &squares),
-            // Every command that opens a block is above.
-            other => self.command(other, received),
+            // The framer opens blocks for the commands above only, and `command` hands
+            // over no other.
+            _ => Flow::Continue,
         }
     }
 
