@@ -85,7 +85,7 @@ build() { # build NAME RUSTFLAGS
     CARGO_TARGET_DIR="target/windows-build/$name" \
     CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc \
     /usr/bin/cargo build --quiet --release --locked \
-    -Zbuild-std=std,panic_unwind --target "$target" --no-default-features --bin pbrain-fivefold
+    -Zbuild-std=std,panic_unwind --target "$target" --no-default-features --features sqlite --bin pbrain-fivefold
   cp "target/windows-build/$name/$target/release/pbrain-fivefold.exe" "$out/$name.exe"
 }
 build pbrain-fivefold ""

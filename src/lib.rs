@@ -4,6 +4,8 @@
 //! with the `tools` feature) only read their command line. The folders are the layers,
 //! and imports only point down the list:
 //!
+//! - [`web`]: the engine as the browser page drives it (the WebAssembly module's exports
+//!   with the `web` feature; the typed helpers they share, tested natively);
 //! - [`tools`] (feature `tools`): what measures and trains: `selfplay`, `openings`,
 //!   `tune`, `style`, `datagen` (and its data format), `import`, `train`, `average`;
 //! - [`cli`]: the subcommands for people (`play`, `analyse`, `solve`, `puzzles`, `bench`)
@@ -13,7 +15,8 @@
 //!   the session that holds the game and the clock, pondering, table dumps;
 //! - [`analysis`]: services over the engine that need no text: several best lines,
 //!   Swap2, Soosorv, balanced openings, defence, weaker play;
-//! - [`book`]: the position database and its files (RenLib, text), no search;
+//! - [`book`]: the position database and its files (RenLib, text), no search; the
+//!   SQLite file behind the `sqlite` feature (on by default; off in the browser);
 //! - [`engine`]: the search: the engine (threads, table, stop), the alpha-beta search, the
 //!   threat solver, move generation, the transposition table, time and memory;
 //! - [`nn`]: the learned evaluation and move policy: its features, weights and file
@@ -27,10 +30,12 @@
 //! `FIVEFOLD_NET`, the database's, and the system's memory figures).
 //! `docs/architecture.md` follows one move through these layers.
 
-// `unsafe` is allowed, explicitly, in three places: the cache prefetch in
-// `engine::tt::Tt::prefetch`, one call to the C library in
+// `unsafe` is allowed, explicitly, in three places in a native build: the cache prefetch
+// in `engine::tt::Tt::prefetch`, one call to the C library in
 // `engine::memory::fit_allocator_to_address_space` (glibc's arenas under a `ulimit -v`),
-// and one to Windows in `engine::memory::physical_memory` (the machine's memory).
+// and one to Windows in `engine::memory::physical_memory` (the machine's memory). The
+// browser build adds the page's three imports in `core::host` (and `web`'s `no_mangle`
+// exports, which the lint counts).
 #![deny(unsafe_code)]
 
 pub mod analysis;
@@ -42,6 +47,7 @@ pub mod gomocup;
 pub mod nn;
 #[cfg(feature = "tools")]
 pub mod tools;
+pub mod web;
 
 pub use crate::core::board::Board;
 pub use crate::core::types::{Color, Pos, Rule};

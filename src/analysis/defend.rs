@@ -14,12 +14,13 @@
 
 use crate::analysis::multipv;
 use crate::core::board::Board;
+use crate::core::time::Instant;
 use crate::core::types::Pos;
 use crate::engine::search::Limits;
 use crate::engine::threat::ThreatSolver;
 use crate::engine::time::Budget;
 use crate::engine::{Engine, StopToken};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Plies and nodes for the opponent's VCF and for each defence's check.
 const VCF_PLIES: usize = 61;

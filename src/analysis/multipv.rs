@@ -16,13 +16,14 @@
 
 use crate::core::board::Board;
 use crate::core::eval;
+use crate::core::time::Instant;
 use crate::core::types::{is_mate, mate_in, mated_in, Pos, Score, MATE_BOUND};
 use crate::engine::movegen::{self, ScoredMove, Situation};
 use crate::engine::restrict::Restrictions;
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::time::Budget;
 use crate::engine::{Engine, StopToken};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Result of one position for its side to move.
 #[derive(Clone, Debug, PartialEq, Eq)]

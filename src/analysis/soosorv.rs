@@ -22,10 +22,10 @@
 use crate::analysis::multipv::{self, deepen, effective_depth, Eval, Race, Want};
 use crate::analysis::{balance, swap2};
 use crate::core::board::Board;
+use crate::core::time::Instant;
 use crate::core::types::{symmetries, Pos};
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::{Engine, StopToken};
-use std::time::Instant;
 
 /// Most fifth moves white may ask for.
 pub const MAX_FIFTHS: usize = 8;

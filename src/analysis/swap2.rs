@@ -17,12 +17,12 @@
 
 use crate::analysis::multipv::{self, deepen, effective_depth, Eval, Race};
 use crate::core::board::Board;
+use crate::core::time::Instant;
 use crate::core::types::{symmetries, Color, Pos, Score};
 use crate::engine::search::{Limits, MAX_DEPTH};
 use crate::engine::time::Budget;
 use crate::engine::{Engine, StopToken};
 use std::collections::HashSet;
-use std::time::Instant;
 
 /// Score (for the side to move) beyond which a position counts as clearly better for
 /// one side. Open-three-sized advantages are about this large.

@@ -8,5 +8,7 @@
 //! decides when a stored result answers a move.
 
 pub mod renlib;
+#[cfg(feature = "sqlite")]
 pub mod store;
+#[cfg(feature = "sqlite")]
 pub mod transfer;

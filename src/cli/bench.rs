@@ -7,6 +7,7 @@ use crate::cli::args::{self, ThreadsArgs};
 use crate::cli::output::outln;
 use crate::core::board::Board;
 use crate::core::notation;
+use crate::core::time::Instant;
 use crate::core::types::{Pos, Rule};
 use crate::engine::evaluation::Networks;
 use crate::engine::params::Params;
@@ -14,7 +15,6 @@ use crate::engine::search::{Limits, Searcher};
 use crate::engine::tt::Tt;
 use crate::engine::StopToken;
 use std::sync::Arc;
-use std::time::Instant;
 
 /// A bench position: rule, width, height, moves in `x,y` order from black's first.
 pub struct BenchPosition {
@@ -141,7 +141,7 @@ fn run_search_threads(depth: i32, threads: usize) -> Vec<String> {
 }
 
 /// [`run_search_threads`] with search parameters.
-fn run_search_with(depth: i32, threads: usize, params: &Params) -> Vec<String> {
+pub fn run_search_with(depth: i32, threads: usize, params: &Params) -> Vec<String> {
     let mut out = Vec::new();
     let mut total_nodes = 0u64;
     let mut signature = 0xcbf2_9ce4_8422_2325u64;

@@ -19,10 +19,11 @@ use crate::cli::output::outln;
 use crate::cli::position::PositionArgs;
 use crate::core::board::Board;
 use crate::core::notation::{square_name, xy};
+use crate::core::time::Instant;
 use crate::core::types::{Color, Pos};
 use crate::engine::threat::{Stats, ThreatSolver};
 use anyhow::{anyhow, bail, Context, Result};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Default ply limit of a VCF (the five included): no practical VCF is longer.
 pub const VCF_PLIES: usize = 225;

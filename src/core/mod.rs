@@ -8,6 +8,8 @@
 
 pub mod board;
 pub mod eval;
+#[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+pub mod host;
 pub mod notation;
 pub mod pattern;
 pub mod record;
@@ -15,5 +17,6 @@ pub mod rng;
 pub mod rules;
 pub mod scale;
 pub mod tables;
+pub mod time;
 pub mod types;
 pub mod weights;

@@ -53,6 +53,7 @@
 
 use crate::core::board::Board;
 use crate::core::pattern::Threat;
+use crate::core::time::Instant;
 use crate::core::types::{
     is_mate, mate_in, mated_in, Bound, Color, Pos, Score, INF, MATE, MATE_BOUND,
 };
@@ -67,7 +68,7 @@ use crate::engine::time::{self, Budget};
 use crate::engine::tt::{score_from_tt, score_to_tt, Entry, Tt};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;

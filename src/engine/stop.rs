@@ -36,12 +36,18 @@ impl StopToken {
         self.flag.store(true, Ordering::SeqCst);
     }
 
-    /// Whether this token or one of its parents was raised.
+    /// Whether this token or one of its parents was raised. In a browser, also whether
+    /// the page has asked the running search to stop ([`crate::core::host`]): the page
+    /// cannot reach a token in the worker, which is busy searching.
     #[inline]
     pub fn is_raised(&self) -> bool {
         // Relaxed is enough: nothing else is published through the flag, and a store is
         // seen by every later load of the same atomic once it is visible at all.
-        self.flag.load(Ordering::Relaxed) || self.parent.as_ref().is_some_and(|p| p.is_raised())
+        let raised = self.flag.load(Ordering::Relaxed)
+            || self.parent.as_ref().is_some_and(|p| p.is_raised());
+        #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+        let raised = raised || crate::core::host::stop_requested();
+        raised
     }
 
     /// A new token that is raised when this one is, and can also be raised alone

@@ -148,9 +148,10 @@ impl Drop for Warmer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::time::Instant;
     use crate::core::types::Bound;
     use crate::core::types::Pos;
-    use std::time::{Duration, Instant};
+    use std::time::Duration;
 
     /// Whether the warmer has written every page of its table.
     fn is_done(w: &Warmer) -> bool {

@@ -7,8 +7,8 @@
 //! moment its command was read; [`MoveClock::answered`] charges it when the search has
 //! answered, before the answer is written.
 
+use crate::core::time::Instant;
 use crate::engine::time::{self, Budget, Clock};
-use std::time::Instant;
 
 /// The clock of one search for an answer, as [`MoveClock::budget`] planned it: when its
 /// command was read, what the manager's last `time_left` said (where it was sent since the

@@ -26,12 +26,12 @@
 use crate::book::renlib;
 use crate::book::store::{Database, Key};
 use crate::core::board::Board;
+use crate::core::time::Instant;
 use crate::core::types::{Color, Pos, Rule};
 use crate::gomocup::command::DbFile;
 use crate::gomocup::reply::{one_line, plural};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
-use std::time::Instant;
 
 /// Writes `bytes` to `path` through a temporary file beside it, so that a failed write
 /// leaves no half file under the name.

@@ -12,6 +12,7 @@ use crate::analysis::multipv;
 use crate::analysis::strength;
 use crate::core::board::Board;
 use crate::core::rules;
+use crate::core::time::Instant;
 use crate::core::types::{Color, Pos, MAX_SIZE, MIN_SIZE};
 use crate::engine::memory::{Cap, MAX_HASH_BYTES};
 use crate::engine::{Engine, StopToken};
@@ -21,7 +22,6 @@ use crate::gomocup::output::{lines_reported, Reporter};
 use crate::gomocup::reply::{self, fmt_bytes, one_line, plural};
 use crate::gomocup::session::{replay, Answer, Flow, Game, Job, Session};
 use crate::gomocup::settings::Setting;
-use std::time::Instant;
 
 impl Session {
     /// Applies one input line.

@@ -5,6 +5,7 @@
 //! search has started, or between the searches of one job (`YXNBEST`, `SWAP2BOARD`),
 //! still ends it. Then the clock is charged and the job's [`Answer`] applied.
 
+use crate::core::time::Instant;
 use crate::engine::StopToken;
 use crate::gomocup::command::{interrupt, Interrupt};
 use crate::gomocup::output::Reporter;
@@ -13,7 +14,6 @@ use std::collections::VecDeque;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::{Receiver, Sender};
 use std::sync::PoisonError;
-use std::time::Instant;
 
 /// Stack size of the search thread.
 const SEARCH_STACK_BYTES: usize = 16 << 20;

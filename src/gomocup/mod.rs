@@ -27,12 +27,17 @@
 pub mod avoid;
 pub mod clock;
 pub mod command;
+#[cfg(feature = "sqlite")]
 pub mod database;
+#[cfg(feature = "sqlite")]
 pub mod dbfile;
 pub mod dispatch;
 pub mod features;
 pub mod hashfile;
+pub mod here;
 pub mod jobs;
+#[cfg(not(feature = "sqlite"))]
+mod nodatabase;
 pub mod openings;
 pub mod output;
 pub mod ponder;

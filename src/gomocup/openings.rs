@@ -8,13 +8,13 @@
 
 use crate::analysis::{balance, soosorv, swap2};
 use crate::core::board::Board;
+use crate::core::time::Instant;
 use crate::core::types::{format_score, Color, Pos, Score, MATE_BOUND};
 use crate::engine::{Engine, StopToken};
 use crate::gomocup::command::SOOSORV_NAMES;
 use crate::gomocup::output::Reporter;
 use crate::gomocup::reply;
 use crate::gomocup::session::{Answer, Flow, Game, Job, Session};
-use std::time::Instant;
 
 impl Session {
     /// `SWAP2BOARD` with its 0, 3 or 5 stones (black first, colours alternating): the

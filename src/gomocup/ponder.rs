@@ -11,12 +11,13 @@
 //! the threat solver checks it too), so the engine is free again for the command.
 
 use crate::core::board::Board;
+use crate::core::time::Instant;
 use crate::engine::search::Limits;
 use crate::engine::{Engine, StopToken};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Stack size of the pondering thread (as the session's search thread).
 const STACK_BYTES: usize = 16 << 20;

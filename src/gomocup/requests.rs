@@ -8,6 +8,7 @@
 
 use crate::analysis::{defend, multipv};
 use crate::core::rules;
+use crate::core::time::Instant;
 use crate::core::types::{format_score, Pos, Score};
 use crate::engine::time;
 use crate::engine::{Engine, StopToken};
@@ -15,7 +16,7 @@ use crate::gomocup::features;
 use crate::gomocup::output::{lines_reported, Reporter};
 use crate::gomocup::reply;
 use crate::gomocup::session::{Answer, Flow, Job, Session};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Most lines `YXNBEST` reports.
 pub const MAX_NBEST: i64 = 64;

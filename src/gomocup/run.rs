@@ -8,6 +8,7 @@
 //! after an `INFO` setting it starts again once nothing is waiting). Every output line
 //! goes through one [`Output`].
 
+use crate::core::time::Instant;
 use crate::engine::params::Params;
 use crate::gomocup::jobs::Event;
 use crate::gomocup::output::Output;
@@ -17,7 +18,6 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
-use std::time::Instant;
 
 /// Input lines longer than this are cut (the rest of the line is dropped).
 pub const MAX_LINE_BYTES: usize = 64 << 10;

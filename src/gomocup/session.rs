@@ -22,9 +22,11 @@
 //! and the engine plans its table and threads under them.
 
 use crate::analysis::multipv;
+#[cfg(feature = "sqlite")]
 use crate::book::store::Database;
 use crate::core::board::Board;
 use crate::core::rules;
+use crate::core::time::Instant;
 use crate::core::types::{Color, Pos, Rule, Score};
 use crate::engine::restrict::Restrictions;
 use crate::engine::search::Limits;
@@ -38,7 +40,7 @@ use crate::gomocup::ponder::Ponder;
 use crate::gomocup::reply::{self, Names};
 use crate::gomocup::settings::{Gui, Settings};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// `INFO timeout_turn` of Yixin-Board's levels other than the custom one (33 minutes):
 /// no time limit meant.
@@ -209,7 +211,9 @@ pub struct Avoid {
 
 /// The position database and the switches that say how the game uses it.
 pub struct Book {
-    /// The file opened by `YXSETDATABASE`, if any.
+    /// The file opened by `YXSETDATABASE`, if any (a build without the `sqlite` feature
+    /// has none: `gomocup::nodatabase`).
+    #[cfg(feature = "sqlite")]
     pub db: Option<Database>,
     /// `INFO usedatabase` (default on): play stored moves and store results.
     pub use_db: bool,
@@ -220,6 +224,7 @@ pub struct Book {
 impl Default for Book {
     fn default() -> Book {
         Book {
+            #[cfg(feature = "sqlite")]
             db: None,
             use_db: true,
             readonly: false,

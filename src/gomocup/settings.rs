@@ -244,10 +244,7 @@ impl Default for Settings {
             threads: crate::engine::default_threads(),
             ponder: false,
             strength: strength::FULL,
-            seed: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64)
-                ^ u64::from(std::process::id()).rotate_left(32),
+            seed: crate::core::time::seed(),
         }
     }
 }

@@ -63,9 +63,9 @@ mod vct;
 pub use sight::{quick_win, quick_win_for, renju_four_three_win, replay_wins};
 
 use crate::core::board::Board;
+use crate::core::time::Instant;
 use crate::core::types::{Pos, CELLS};
 use crate::engine::stop::StopToken;
-use std::time::Instant;
 use table::Table;
 
 /// Table size used by [`ThreatSolver::new`]: 2^18 entries of 16 bytes (4 MiB).
