@@ -33,6 +33,7 @@ pub mod picker;
 pub mod restrict;
 pub mod search;
 pub mod stop;
+pub mod threads;
 pub mod threat;
 pub mod time;
 pub mod tt;
@@ -304,28 +305,37 @@ impl Engine {
             skip_threats: limits.skip_threats,
         };
         let helpers_stop = stop.child();
-        let self_restrict = self.restrict.clone();
-        let (main, helpers) = (&mut self.searcher, &mut self.helpers);
-        std::thread::scope(|s| {
-            for (i, h) in helpers.iter_mut().enumerate() {
-                h.set_thread(i + 1, Some(nodes.clone()));
-                h.set_stop(helpers_stop.clone());
-                h.set_restrictions(self_restrict.clone());
-                let hl = helper_limits.clone();
-                let spawned = std::thread::Builder::new()
-                    .stack_size(memory::HELPER_STACK_BYTES)
-                    .spawn_scoped(s, move || {
-                        h.search(board, &hl, &mut |_| {});
-                    });
+        let mut idle = std::mem::take(&mut self.helpers).into_iter();
+        let mut running = Vec::new();
+        for (i, mut h) in idle.by_ref().enumerate() {
+            h.set_thread(i + 1, Some(nodes.clone()));
+            h.set_stop(helpers_stop.clone());
+            h.set_restrictions(self.restrict.clone());
+            let (b, hl) = (board.clone(), helper_limits.clone());
+            let job = move || {
+                h.search(&b, &hl, &mut |_| {});
+                h
+            };
+            match threads::spawn(memory::HELPER_STACK_BYTES, job) {
+                Ok(helper) => running.push(helper),
                 // A system out of threads or address space: the helpers started search.
-                if let Err(e) = spawned {
+                Err(e) => {
                     log::warn!("search helper {} cannot start: {e}", i + 1);
                     break;
                 }
             }
-            let r = main.search_observed(board, limits, report, observe);
-            helpers_stop.raise();
-            r
-        })
+        }
+        self.helpers.extend(idle);
+        let r = self
+            .searcher
+            .search_observed(board, limits, report, observe);
+        helpers_stop.raise();
+        for helper in running {
+            match helper.join() {
+                Some(h) => self.helpers.push(h),
+                None => log::error!("a search helper failed"),
+            }
+        }
+        r
     }
 }

@@ -171,3 +171,24 @@ pub extern "C" fn ff_bench(depth: u32, ptr: u32, len: u32) -> u32 {
     }
     0
 }
+
+/// Runs search helpers for ever: what each of the page's helper workers calls, on the
+/// stack and thread-local block the page set up for it (the build with shared memory
+/// only; [`crate::engine::threads`]).
+#[cfg(target_feature = "atomics")]
+#[no_mangle]
+#[allow(unsafe_code)] // `no_mangle` is an export, not an unsafe operation
+pub extern "C" fn ff_thread_main() {
+    crate::engine::threads::worker_loop()
+}
+
+/// How many helper workers run [`ff_thread_main`] (0 in the builds without shared memory):
+/// a search uses at most one more thread than this, whatever `INFO thread_num` says.
+#[no_mangle]
+#[allow(unsafe_code)] // `no_mangle` is an export, not an unsafe operation
+pub extern "C" fn ff_helpers() -> u32 {
+    #[cfg(target_feature = "atomics")]
+    return crate::engine::threads::workers() as u32;
+    #[cfg(not(target_feature = "atomics"))]
+    return 0;
+}

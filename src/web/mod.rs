@@ -42,7 +42,7 @@ fn squares(list: &[Pos]) -> Value {
 
 /// The game the page shows, as the rules see it: how many of its moves form a legal
 /// game, who is to move, black's forbidden squares (renju, black to move), and how the
-/// game ended. A move on a taken or missing square, after the end, or on a forbidden
+/// game ended. Squares are `[x, y]`, but the error names them as a person does (`h8`). A move on a taken or missing square, after the end, or on a forbidden
 /// square ends the legal part (`ok` false, `error` why).
 pub fn status(bytes: &[u8]) -> Result<Value, String> {
     let v: Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
@@ -80,14 +80,15 @@ pub fn status(bytes: &[u8]) -> Result<Value, String> {
             error = Some(format!("move {}: the game is over", valid + 1));
             break;
         }
+        let name = crate::core::notation::square_name(p, b.height());
         if !b.is_empty(p) {
-            error = Some(format!("move {}: {x},{y} is taken", valid + 1));
+            error = Some(format!("move {}: {name} is taken", valid + 1));
             break;
         }
         if rule.has_forbidden() && b.side_to_move() == Color::Black {
             if let Some(why) = rules::foul(&mut b, p) {
                 error = Some(format!(
-                    "move {}: {x},{y} is forbidden for black ({why})",
+                    "move {}: {name} is forbidden for black ({why})",
                     valid + 1
                 ));
                 break;
@@ -249,7 +250,10 @@ mod tests {
         let s = status_of(4, "h9 a1 h10 a3 i8 a5 j8 a7 h8");
         assert_eq!(s["ok"], false);
         assert_eq!(s["valid"], 8);
-        assert!(s["error"].as_str().unwrap().contains("double three"), "{s}");
+        assert_eq!(
+            s["error"],
+            "move 9: h8 is forbidden for black (double three)"
+        );
         let s = status_of(0, "h9 a1 h10 a3 i8 a5 j8 a7 h8");
         assert_eq!(
             (s["ok"].clone(), s["forbidden"].clone()),
@@ -281,7 +285,7 @@ mod tests {
         assert!(status(br#"{"rule": "x"}"#).unwrap_err().contains("rule"));
         assert!(status(br#"{"width": 4}"#).is_err());
         let s = status(br#"{"moves": [[7, 7], [7, 7]]}"#).unwrap();
-        assert!(s["error"].as_str().unwrap().contains("taken"), "{s}");
+        assert_eq!(s["error"], "move 2: h8 is taken");
         let s = status(br#"{"moves": [[15, 0]]}"#).unwrap();
         assert!(s["error"].as_str().unwrap().contains("outside"), "{s}");
         let s = status(br#"{"moves": [[1, 2, 3]]}"#).unwrap();
