@@ -140,7 +140,8 @@ fn run_search_threads(depth: i32, threads: usize) -> Vec<String> {
     run_search_with(depth, threads, &Params::default())
 }
 
-/// [`run_search_threads`] with search parameters.
+/// The search bench with `threads` search threads (see `run_search_threads`) and search
+/// parameters.
 pub fn run_search_with(depth: i32, threads: usize, params: &Params) -> Vec<String> {
     let mut out = Vec::new();
     let mut total_nodes = 0u64;

@@ -1,7 +1,7 @@
 //! The clock: [`Instant`], which is `std::time::Instant` everywhere but in a browser,
 //! where the standard library has no clock (its `Instant::now` panics on
 //! `wasm32-unknown-unknown`) and the page's `performance.now()` is read instead
-//! ([`crate::core::host`]); and a seed for the random choices of weaker play.
+//! (`core::host`); and a seed for the random choices of weaker play.
 
 #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
 pub use std::time::Instant;

@@ -37,7 +37,7 @@ impl StopToken {
     }
 
     /// Whether this token or one of its parents was raised. In a browser, also whether
-    /// the page has asked the running search to stop ([`crate::core::host`]): the page
+    /// the page has asked the running search to stop (`core::host`): the page
     /// cannot reach a token in the worker, which is busy searching.
     #[inline]
     pub fn is_raised(&self) -> bool {

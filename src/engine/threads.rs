@@ -4,7 +4,7 @@
 //! A WebAssembly module cannot start a thread itself (the standard library's `spawn`
 //! fails on `wasm32-unknown-unknown`). The page's build with shared memory
 //! (`fivefold-threads.wasm`, built with the `atomics` target feature) instead has
-//! workers of the page run [`worker_loop`] (the export `ff_thread_main`), each on a stack
+//! workers of the page run `worker_loop` (the export `ff_thread_main`), each on a stack
 //! and thread-local block of its own that the page hands it; [`spawn`] queues the job, and
 //! a free worker takes it. With no worker, `spawn` fails as the system's would and the
 //! search runs on one thread.
@@ -62,7 +62,7 @@ mod page {
 
     static QUEUE: Mutex<VecDeque<Job>> = Mutex::new(VecDeque::new());
     static QUEUED: Condvar = Condvar::new();
-    /// The workers that run [`worker_loop`].
+    /// The workers that run `worker_loop`.
     static WORKERS: AtomicUsize = AtomicUsize::new(0);
 
     pub fn spawn<T, F>(job: F) -> std::io::Result<mpsc::Receiver<T>>
@@ -88,7 +88,7 @@ mod page {
         Ok(rx)
     }
 
-    /// How many workers have entered [`worker_loop`].
+    /// How many workers have entered `worker_loop`.
     pub fn workers() -> usize {
         WORKERS.load(Ordering::SeqCst)
     }

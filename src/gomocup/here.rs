@@ -3,7 +3,7 @@
 //! That is the browser (`src/web`): the engine runs in a Web Worker of its own, a search
 //! runs to its answer inside the call that asked for it, and the page stops it through
 //! the host's stop flag, which every [`crate::engine::StopToken`] reads there
-//! ([`crate::core::host`]).
+//! (`core::host`).
 //!
 //! The lines mean what they mean on standard input ([`crate::gomocup::run`]), with two
 //! differences that follow from the single thread: a `STOP` can only come from the host's

@@ -1,7 +1,7 @@
 //! The engine as the browser page drives it: the exports of the WebAssembly module
 //! (`target/web/fivefold.wasm`, built by `scripts/web.sh` with the `web` feature and
 //! without `sqlite` and `tools`). The page's worker (`web/worker.js`) gives the module
-//! its imports ([`crate::core::host`]) and calls these; `docs/web.md` describes both
+//! its imports (`core::host`) and calls these; `docs/web.md` describes both
 //! sides.
 //!
 //! - the protocol, a line at a time ([`crate::gomocup::here::Driver`]): the same
