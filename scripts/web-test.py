@@ -316,7 +316,7 @@ def main():
         not_isolated(d, args.site)
 
         if not args.no_speed:
-            speed(d, url, args.out)
+            speed(d, url, args.out, args.site)
 
         errors = [e for e in d.console() if e.get("level") == "SEVERE"]
         check(not errors, "no errors in the browser console" +
@@ -440,8 +440,21 @@ return lines;
 """
 
 
-def speed(d, url, out):
-    """Bench nodes/s: both wasm builds in chromium (in the page's main thread), native."""
+def analysis_speed(d, url):
+    """Nodes a second of a 5-second one-line analysis of a middle game on the page."""
+    d.go(url + "index.html#h8i9h9j8g7j10i10")
+    d.js("location.reload();")
+    d.wait("window.fivefold.ready")
+    d.js("const m = document.getElementById('multipv'); m.value = 1;"
+         "m.dispatchEvent(new Event('change', {bubbles: true}));")
+    a = d.wait("window.fivefold.analyse(5000)")
+    st = d.js("return window.fivefold.state();")
+    return a["lines"][0]["speed"], st["threads"]
+
+
+def speed(d, url, out, site):
+    """Bench nodes/s: every wasm build in chromium (in the page's main thread), native;
+    and the page's analysis with its threads against one thread."""
     def figure(lines, key):
         for l in lines:
             if l.startswith(key + ":"):
@@ -468,6 +481,16 @@ def speed(d, url, out):
             report.append(f"{what:<18} {k:<20} Nodes {nodes}  Signature {sig}  Nodes/s {nps} (median of 3){ratio}")
         same = len({(v[0], v[1]) for v in row.values()}) == 1
         check(same, f"bench {what}: the same nodes and signature in every build")
+    many, threads = analysis_speed(d, url)
+    port = free_port()
+    server = serve.make_server(site, port, isolate=False)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        one, _ = analysis_speed(d, f"http://127.0.0.1:{port}/")
+    finally:
+        server.shutdown()
+    report.append(f"page analysis, 5 s: {threads} threads (fivefold-threads.wasm) {many} nodes/s; "
+                  f"1 thread (not isolated, fivefold-simd.wasm) {one} nodes/s: {many / max(one, 1):.2f}x")
     with open(os.path.join(out, "speed.txt"), "w") as f:
         f.write("\n".join(report) + "\n")
     for l in report:

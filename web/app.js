@@ -771,6 +771,7 @@ function scheduleDraw() {
 function stateLines() {
   return lines.filter(Boolean).map((l) => ({
     move: name(l.pv[0]), eval: l.eval, winrate: l.winrate, pv: l.pv.map(name),
+    depth: l.depth, nodes: l.nodes, speed: l.speed,
   }));
 }
 
