@@ -8,21 +8,23 @@
 # isolated). The page takes the best one the browser can run.
 #
 # Usage: scripts/web.sh [--install] [--serve [PORT]] [--test]
-#   --install  install what the build (and --test) needs with apt-get, where rustup has
-#              no wasm32 target: Debian's Rust toolchain with the standard library's
-#              source (rustc-web, cargo-web, rust-web-src; Rust 1.96), LLVM's wasm-ld
-#              (lld-16), and for --test chromium and chromium-driver. Needs root.
+#   --install  install what the build (and --test) needs with apt-get: Debian's Rust
+#              toolchain with the standard library's source (rustc-web, cargo-web,
+#              rust-web-src; Rust 1.96), LLVM's wasm-ld (lld-16), and for --test
+#              chromium and chromium-driver. Needs root.
 #   --serve    build, then serve target/web on http://127.0.0.1:PORT/ (8230) with the
 #              headers that make the page cross-origin isolated (its stop flag in shared
 #              memory), until interrupted.
 #   --test     build, then run the page's test in headless chromium (scripts/web-test.py):
-#              games in every rule, a forbidden point, a stop, a URL, a screenshot.
+#              games in every rule, a forbidden point, stops, URLs, a RenLib file,
+#              screenshots, the speed of every build against the native one.
 #   --no-build with --serve or --test: use the build already in target/web.
 #
-# Toolchains, in this order: rustup's, when it has the wasm32-unknown-unknown target
-# (`rustup target add wasm32-unknown-unknown`; then the build is plain `cargo build`);
-# else Debian's rustc-web, whose standard library is built from source (-Zbuild-std)
-# and linked with wasm-ld-16.
+# Toolchains: for the plain and SIMD builds rustup's, when it has the
+# wasm32-unknown-unknown target (`rustup target add wasm32-unknown-unknown`; then they
+# are plain cargo builds), else Debian's rustc-web, whose standard library is built from
+# source (-Zbuild-std) and linked with wasm-ld-16. The threads build always takes the
+# second route: it needs a standard library built with atomics.
 #
 # Exit status: 0 done, 1 a build or test failed, 2 a bad option, 3 a package is missing
 # and could not be installed (no --install, not root, or apt failed).
@@ -36,7 +38,7 @@ while [ $# -gt 0 ]; do
     --serve) serve=1; if [[ "${2:-}" =~ ^[0-9]+$ ]]; then port=$2; shift; fi ;;
     --test) test=1 ;;
     --no-build) build=0 ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "web.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
   shift
