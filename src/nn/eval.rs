@@ -41,7 +41,7 @@ use crate::core::scale::SCORE_PER_LOGIT;
 use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS, DIR_OFFSETS};
 #[cfg(test)]
 use crate::nn::features::square_rows;
-use crate::nn::features::{line_row, threat_row, ROWS_PER_SQUARE};
+use crate::nn::features::{line_maps, line_rows_both, threat_row, ROWS_PER_SQUARE};
 use crate::nn::net::{classical_input, mix_parts, wdl, Head, Net, Set, DIM, HID, POOL_DIV, QA};
 use std::sync::Arc;
 
@@ -67,21 +67,29 @@ fn square_vector(set: &Set, b: &Board, p: Pos, view: Color) -> [i16; DIM] {
     f
 }
 
-/// Replaces row `old` in a sum by row `new`. Not inlined: on its own the loop is
-/// vectorised, inlined into the square's update it was not.
-#[inline(never)]
-#[allow(clippy::needless_range_loop)]
-fn swap_row(sum: &mut [i16; DIM], old: &[i16; DIM], new: &[i16; DIM]) {
-    for i in 0..DIM {
-        sum[i] = sum[i].wrapping_sub(old[i]).wrapping_add(new[i]);
-    }
+/// A square's sum or clipped vector, or the pending changes of those: [`DIM`] lanes.
+type Lanes = [i16; DIM];
+
+/// A lane clipped to `0..=QA`.
+#[inline(always)]
+fn clip(x: i16) -> i16 {
+    x.clamp(0, QA as i16)
+}
+
+/// `sum - old + new`, lane by lane (wrapping: the sums stay within `i16`, see
+/// [`crate::nn::net::TABLE_LIMIT`]). Like every lane helper here it is inlined, so that
+/// the compiler vectorises it in the caller.
+#[inline(always)]
+fn swap_row(sum: &Lanes, old: &Lanes, new: &Lanes) -> Lanes {
+    std::array::from_fn(|i| sum[i].wrapping_sub(old[i]).wrapping_add(new[i]))
 }
 
 /// The sum of five rows.
-#[inline(never)]
+#[inline(always)]
 #[allow(clippy::needless_range_loop)]
-fn sum_rows(sum: &mut [i16; DIM], rows: [&[i16; DIM]; ROWS_PER_SQUARE]) {
+fn sum_rows(rows: [&Lanes; ROWS_PER_SQUARE]) -> Lanes {
     let [r0, r1, r2, r3, r4] = rows;
+    let mut sum = [0; DIM];
     for i in 0..DIM {
         sum[i] = r0[i]
             .wrapping_add(r1[i])
@@ -89,24 +97,34 @@ fn sum_rows(sum: &mut [i16; DIM], rows: [&[i16; DIM]; ROWS_PER_SQUARE]) {
             .wrapping_add(r3[i])
             .wrapping_add(r4[i]);
     }
+    sum
 }
 
 /// Adds to `pending` the change of a square's clipped vector from sum `old` to sum
 /// `new` (each clipped to `0..=QA`, so the change is within `-QA..=QA`).
-#[inline(never)]
+#[inline(always)]
 #[allow(clippy::needless_range_loop)]
-fn reclip_into(old: &[i16; DIM], new: &[i16; DIM], pending: &mut [i16; DIM]) {
+fn reclip_into(old: &Lanes, new: &Lanes, pending: &mut Lanes) {
     for i in 0..DIM {
-        pending[i] += new[i].clamp(0, QA as i16) - old[i].clamp(0, QA as i16);
+        pending[i] = pending[i].wrapping_add(clip(new[i]) - clip(old[i]));
     }
 }
 
 /// Takes a square's clipped vector (of sum `sum`) out through `pending`.
-#[inline(never)]
+#[inline(always)]
 #[allow(clippy::needless_range_loop)]
-fn unclip_into(sum: &[i16; DIM], pending: &mut [i16; DIM]) {
+fn unclip_into(sum: &Lanes, pending: &mut Lanes) {
     for i in 0..DIM {
-        pending[i] -= sum[i].clamp(0, QA as i16);
+        pending[i] = pending[i].wrapping_sub(clip(sum[i]));
+    }
+}
+
+/// Adds the pending changes into a pool and clears them.
+#[inline(always)]
+fn flush_into(pool: &mut [i32; DIM], pending: &mut Lanes) {
+    for (p, d) in pool.iter_mut().zip(pending.iter_mut()) {
+        *p += *d as i32;
+        *d = 0;
     }
 }
 
@@ -241,14 +259,8 @@ pub struct Evaluator {
     /// before it (square index and state), so that taking those moves back is a copy.
     frames: Vec<Frame>,
     saved: Vec<Saved>,
-    /// Per point of view: the sum of the vectors, but for the changes in `pending`.
+    /// Per point of view: the sum of the vectors.
     pool: [[i32; DIM]; 2],
-    /// Per point of view: changes of squares' clipped vectors not yet in the pool,
-    /// summed in `i16` (a third of the work of widening each into the pool), and how
-    /// many; added into the pool every [`PENDING_LIMIT`] changes and at the end of each
-    /// sync ([`Evaluator::flush`]), so the pool is whole wherever it is read or saved.
-    pending: [[i16; DIM]; 2],
-    pending_count: [u32; 2],
     /// Squares to compute again, and marks so each is listed once.
     /// Each with the lines (bits 0-3) that changed under it; bit 4 all of them.
     dirty: Vec<(Pos, u8)>,
@@ -341,8 +353,6 @@ impl Evaluator {
             frames: Vec::new(),
             saved: Vec::new(),
             pool: [[0; DIM]; 2],
-            pending: [[0; DIM]; 2],
-            pending_count: [0; 2],
             dirty: Vec::with_capacity(64),
             stamp: vec![(0, 0); CELLS],
             epoch: 0,
@@ -361,119 +371,123 @@ impl Evaluator {
         &self.net
     }
 
-    /// Computes square `p` again from `b` for both points of view: the rows that
-    /// changed are taken out of its sum and the new ones added, in place. The new rows
-    /// are found first, so a square whose rows all stay is neither saved nor touched.
-    #[inline]
+    /// Computes `squares` again from `b` for both points of view, each with the lines
+    /// that changed under it: the rows that changed are taken out of its sum and the
+    /// new ones added, in place (all of them for a square that was occupied, or with
+    /// [`ALL_LINES`]). The new rows are found first, so a square whose rows all stay is
+    /// neither saved nor touched; with `save` the old state of every square changed is
+    /// saved. The changes of the clipped vectors are summed in `i16` (a third of the
+    /// work of widening each into the pool) and added into the pools every
+    /// [`PENDING_LIMIT`] squares and at the end, so the pools are whole when it returns.
+    #[inline(always)]
     #[allow(clippy::needless_range_loop)]
-    fn refresh_square(&mut self, b: &Board, p: Pos, lines: u8, save: bool) {
-        let i = p.idx();
-        if !b.is_empty(p) {
-            if self.sq[i][0].rows[0] == NO_ROWS {
-                return;
-            }
-            for v in 0..2 {
-                let st = &mut self.sq[i][v];
-                if save {
-                    self.saved.push(Saved {
-                        square: p.0,
-                        view: v as u8,
-                        state: *st,
-                    });
+    fn refresh_squares(&mut self, b: &Board, squares: impl Iterator<Item = (Pos, u8)>, save: bool) {
+        let maps = line_maps();
+        let net = &*self.net;
+        let tables = [
+            &net.set_for(Color::Black).table[..],
+            &net.set_for(Color::White).table[..],
+        ];
+        let (sq, pool) = (&mut self.sq, &mut self.pool);
+        let saved = &mut self.saved;
+        let mut pending = [[0i16; DIM]; 2];
+        let mut count = 0;
+        for (p, lines) in squares {
+            let st = &mut sq[p.idx()];
+            if !b.is_empty(p) {
+                if st[0].rows[0] == NO_ROWS {
+                    continue;
                 }
-                unclip_into(&st.sum, &mut self.pending[v]);
-                *st = SquareState::OCCUPIED;
-                self.count_pending(v);
-            }
-            return;
-        }
-        let full = self.sq[i][0].rows[0] == NO_ROWS || lines == ALL_LINES;
-        let threats = [b.threat(p, Color::Black), b.threat(p, Color::White)];
-        // The new rows of both points of view, and a bit per row that changed.
-        let mut new = [self.sq[i][0].rows, self.sq[i][1].rows];
-        let mut changed = [0u8; 2];
-        for d in 0..4 {
-            if full || lines & (1 << d) != 0 {
-                let key = b.key(p, d);
-                for (v, view) in [Color::Black, Color::White].into_iter().enumerate() {
-                    let r = line_row(key, view) as u16;
-                    changed[v] |= u8::from(r != new[v][d]) << d;
-                    new[v][d] = r;
+                for (v, (s, pend)) in st.iter_mut().zip(&mut pending).enumerate() {
+                    if save {
+                        saved.push(Saved {
+                            state: *s,
+                            square: p.0,
+                            view: v as u8,
+                        });
+                    }
+                    unclip_into(&s.sum, pend);
+                    *s = SquareState::OCCUPIED;
                 }
-            }
-        }
-        for v in 0..2 {
-            let r = threat_row(threats[v], threats[1 - v]) as u16;
-            changed[v] |= u8::from(r != new[v][4]) << 4;
-            new[v][4] = r;
-        }
-        if changed == [0, 0] {
-            return;
-        }
-        for (v, view) in [Color::Black, Color::White].into_iter().enumerate() {
-            if changed[v] == 0 {
-                continue;
-            }
-            let table = &self.net.set_for(view).table;
-            let st = &mut self.sq[i][v];
-            if save {
-                self.saved.push(Saved {
-                    square: p.0,
-                    view: v as u8,
-                    state: *st,
-                });
-            }
-            let old = st.sum;
-            if full {
-                let r = new[v];
-                sum_rows(
-                    &mut st.sum,
-                    [r[0], r[1], r[2], r[3], r[4]].map(|r| &table[r as usize]),
-                );
             } else {
-                for k in 0..ROWS_PER_SQUARE {
-                    if changed[v] & (1 << k) != 0 {
-                        let (was, now) = (st.rows[k] as usize, new[v][k] as usize);
-                        swap_row(&mut st.sum, &table[was], &table[now]);
+                let full = st[0].rows[0] == NO_ROWS || lines == ALL_LINES;
+                // The new rows of both points of view, and a bit per row that changed.
+                let mut new = [st[0].rows, st[1].rows];
+                let mut changed = [0u8; 2];
+                for d in 0..4 {
+                    if full || lines & (1 << d) != 0 {
+                        let r = line_rows_both(maps, b.key(p, d));
+                        for v in 0..2 {
+                            changed[v] |= u8::from(r[v] != new[v][d]) << d;
+                            new[v][d] = r[v];
+                        }
                     }
                 }
+                let threats = [b.threat(p, Color::Black), b.threat(p, Color::White)];
+                for v in 0..2 {
+                    let r = threat_row(threats[v], threats[1 - v]) as u16;
+                    changed[v] |= u8::from(r != new[v][4]) << 4;
+                    new[v][4] = r;
+                }
+                if changed == [0, 0] {
+                    continue;
+                }
+                for v in 0..2 {
+                    if changed[v] == 0 {
+                        continue;
+                    }
+                    let (table, s) = (tables[v], &mut st[v]);
+                    if save {
+                        saved.push(Saved {
+                            state: *s,
+                            square: p.0,
+                            view: v as u8,
+                        });
+                    }
+                    let old = s.sum;
+                    let sum = if full {
+                        let r = new[v];
+                        sum_rows([r[0], r[1], r[2], r[3], r[4]].map(|r| &table[r as usize]))
+                    } else {
+                        let mut sum = old;
+                        let mut bits = changed[v];
+                        while bits != 0 {
+                            let k = bits.trailing_zeros() as usize;
+                            bits &= bits - 1;
+                            let (was, now) = (s.rows[k] as usize, new[v][k] as usize);
+                            sum = swap_row(&sum, &table[was], &table[now]);
+                        }
+                        sum
+                    };
+                    s.sum = sum;
+                    s.rows = new[v];
+                    reclip_into(&old, &sum, &mut pending[v]);
+                }
             }
-            st.rows = new[v];
-            reclip_into(&old, &st.sum, &mut self.pending[v]);
-            self.count_pending(v);
+            count += 1;
+            if count == PENDING_LIMIT {
+                for (pool, pend) in pool.iter_mut().zip(&mut pending) {
+                    flush_into(pool, pend);
+                }
+                count = 0;
+            }
         }
-    }
-
-    /// Counts a change added to `pending[v]`; adds them into the pool at the limit.
-    #[inline]
-    fn count_pending(&mut self, v: usize) {
-        self.pending_count[v] += 1;
-        if self.pending_count[v] == PENDING_LIMIT {
-            self.flush_view(v);
-        }
-    }
-
-    #[inline(never)]
-    fn flush_view(&mut self, v: usize) {
-        for (p, d) in self.pool[v].iter_mut().zip(&mut self.pending[v]) {
-            *p += *d as i32;
-            *d = 0;
-        }
-        self.pending_count[v] = 0;
-    }
-
-    /// Adds the pending changes into the pools.
-    #[inline]
-    fn flush(&mut self) {
-        for v in 0..2 {
-            if self.pending_count[v] > 0 {
-                self.flush_view(v);
+        if count > 0 {
+            for (pool, pend) in pool.iter_mut().zip(&mut pending) {
+                flush_into(pool, pend);
             }
         }
     }
 
     /// Computes every square again.
+    #[inline(never)]
     fn refresh_all(&mut self, b: &Board) {
+        self.refresh_all_in(b)
+    }
+
+    /// [`Evaluator::refresh_all`]'s body.
+    #[inline(always)]
+    fn refresh_all_in(&mut self, b: &Board) {
         self.restarts += 1;
         if self.shape.0 != b.width() || self.shape.1 != b.height() {
             self.sq.fill([SquareState::OCCUPIED; 2]);
@@ -483,10 +497,7 @@ impl Evaluator {
             }
         }
         self.pool = [[0; DIM]; 2];
-        for p in b.squares() {
-            self.refresh_square(b, p, ALL_LINES, false);
-        }
-        self.flush();
+        self.refresh_squares(b, b.squares().map(|p| (p, ALL_LINES)), false);
         self.shape = (b.width(), b.height(), b.rule());
         self.frames.clear();
         self.saved.clear();
@@ -519,6 +530,12 @@ impl Evaluator {
     /// Brings the vectors to `b` (see the module text): the frames of moves taken back
     /// are restored from what they saved, the moves played since are one new frame.
     pub fn sync(&mut self, b: &Board) {
+        self.sync_in(b)
+    }
+
+    /// [`Evaluator::sync`]'s body.
+    #[inline(always)]
+    fn sync_in(&mut self, b: &Board) {
         let h = b.history();
         if !self.valid || self.shape != (b.width(), b.height(), b.rule()) {
             return self.refresh_all(b);
@@ -575,10 +592,7 @@ impl Evaluator {
             }
         }
         let dirty = std::mem::take(&mut self.dirty);
-        for &(q, lines) in &dirty {
-            self.refresh_square(b, q, lines, true);
-        }
-        self.flush();
+        self.refresh_squares(b, dirty.iter().copied(), true);
         self.dirty = dirty;
         self.moves
             .extend(h[from..].iter().map(|m| (m.pos, m.color)));
@@ -610,6 +624,12 @@ impl Evaluator {
     /// The value of `b` for the side to move. The hidden layer is kept for
     /// [`Evaluator::prepare_policy`].
     pub fn evaluate(&mut self, b: &Board) -> Output {
+        self.evaluate_in(b)
+    }
+
+    /// [`Evaluator::evaluate`]'s body.
+    #[inline(always)]
+    fn evaluate_in(&mut self, b: &Board) -> Output {
         self.sync(b);
         let view = b.side_to_move();
         let h = self.head_for(view).hidden(&self.pool_f(view));

@@ -37,7 +37,7 @@ const BOARD_SIDE_OFFSET: [u32; 6] = [0, 1, 4, 13, 40, 121];
 /// Where the network's side codes of each length (0 to 4 squares) start.
 const SIDE_OFFSET: [usize; 5] = [0, 1, 4, 13, 40];
 
-struct Maps {
+pub(crate) struct Maps {
     /// Per point of view (0 black, 1 white): board side key → the network's side code.
     side: [[u8; BOARD_SIDE_KEYS]; 2],
     /// `left * 121 + right` → line row.
@@ -103,6 +103,28 @@ fn line_row_in(m: &Maps, key: u32, view: Color) -> usize {
     let l = side[(key / BOARD_SIDE_KEYS as u32) as usize] as usize;
     let r = side[(key % BOARD_SIDE_KEYS as u32) as usize] as usize;
     m.line[l * SIDE_CODES + r] as usize
+}
+
+/// The line rows of a board line key seen by black and by white, from the maps read
+/// once by the caller ([`line_maps`]): what the evaluator's updates look up for every
+/// changed line, so the maps are not fetched again for each.
+#[inline(always)]
+pub(crate) fn line_rows_both(m: &Maps, key: u32) -> [u16; 2] {
+    let (lk, rk) = (
+        (key / BOARD_SIDE_KEYS as u32) as usize,
+        (key % BOARD_SIDE_KEYS as u32) as usize,
+    );
+    let row = |view: usize| {
+        let side = &m.side[view];
+        m.line[side[lk] as usize * SIDE_CODES + side[rk] as usize]
+    };
+    [row(0), row(1)]
+}
+
+/// The maps [`line_rows_both`] reads.
+#[inline]
+pub(crate) fn line_maps() -> &'static Maps {
+    maps()
 }
 
 /// The threat row of an own and another threat class.
