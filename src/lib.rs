@@ -30,12 +30,13 @@
 //! `FIVEFOLD_NET`, the database's, and the system's memory figures).
 //! `docs/architecture.md` follows one move through these layers.
 
-// `unsafe` is allowed, explicitly, in three places in a native build: the cache prefetch
+// `unsafe` is allowed, explicitly, in four places in a native build: the cache prefetch
 // in `engine::tt::Tt::prefetch`, one call to the C library in
 // `engine::memory::fit_allocator_to_address_space` (glibc's arenas under a `ulimit -v`),
-// and one to Windows in `engine::memory::physical_memory` (the machine's memory). The
-// browser build adds the page's three imports in `core::host` (and `web`'s `no_mangle`
-// exports, which the lint counts).
+// one to Windows in `engine::memory::physical_memory` (the machine's memory), and the
+// call of the network's AVX2 copy in `nn::simd::Simd::run` (after run-time detection).
+// The browser build adds the page's three imports in `core::host` (and `web`'s
+// `no_mangle` exports, which the lint counts).
 #![deny(unsafe_code)]
 
 pub mod analysis;

@@ -43,6 +43,7 @@ use crate::core::types::{cell, Color, Pos, Rule, Score, CELLS, DIR_OFFSETS};
 use crate::nn::features::square_rows;
 use crate::nn::features::{line_maps, line_rows_both, threat_row, ROWS_PER_SQUARE};
 use crate::nn::net::{classical_input, mix_parts, wdl, Head, Net, Set, DIM, HID, POOL_DIV, QA};
+use crate::nn::simd::{Kernel, Simd};
 use std::sync::Arc;
 
 /// The evaluation is held within this (a proven result is far beyond it).
@@ -78,7 +79,8 @@ fn clip(x: i16) -> i16 {
 
 /// `sum - old + new`, lane by lane (wrapping: the sums stay within `i16`, see
 /// [`crate::nn::net::TABLE_LIMIT`]). Like every lane helper here it is inlined, so that
-/// the compiler vectorises it in the caller.
+/// the compiler vectorises it in the caller with the vector instructions the caller is
+/// compiled for ([`crate::nn::simd`]).
 #[inline(always)]
 fn swap_row(sum: &Lanes, old: &Lanes, new: &Lanes) -> Lanes {
     std::array::from_fn(|i| sum[i].wrapping_sub(old[i]).wrapping_add(new[i]))
@@ -245,6 +247,9 @@ const DIAG: [isize; 4] = [
 #[derive(Clone)]
 pub struct Evaluator {
     net: Arc<Net>,
+    /// The vector instructions the updates and the head run with: the CPU's widest
+    /// ([`crate::nn::simd`]).
+    simd: Simd,
     /// The heads of the network's sets, laid out for speed (indexed as `Net::set_for`).
     heads: Vec<FastHead>,
     /// Their policy mixes, where the network has them.
@@ -331,6 +336,47 @@ struct Frame {
     saved_from: usize,
 }
 
+/// The evaluator's hot code as kernels for [`Simd::run`], compiled for the CPU's
+/// vector instructions: bringing the vectors to a board ([`Evaluator::sync`], and
+/// [`Evaluator::refresh_all`] for a restart), the head's hidden layer and its policy
+/// vector. (The head inlined with the update into one kernel was slower.)
+struct SyncTo<'a>(&'a mut Evaluator, &'a Board);
+struct RefreshAll<'a>(&'a mut Evaluator, &'a Board);
+struct Hidden<'a>(&'a FastHead, &'a [f32; DIM]);
+struct Policy<'a>(&'a FastHead, &'a [f32; HID]);
+
+impl Kernel for SyncTo<'_> {
+    type Out = ();
+    #[inline(always)]
+    fn run(self) {
+        self.0.sync_in(self.1)
+    }
+}
+
+impl Kernel for RefreshAll<'_> {
+    type Out = ();
+    #[inline(always)]
+    fn run(self) {
+        self.0.refresh_all_in(self.1)
+    }
+}
+
+impl Kernel for Hidden<'_> {
+    type Out = [f32; HID];
+    #[inline(always)]
+    fn run(self) -> [f32; HID] {
+        self.0.hidden(self.1)
+    }
+}
+
+impl Kernel for Policy<'_> {
+    type Out = [f32; DIM];
+    #[inline(always)]
+    fn run(self) -> [f32; DIM] {
+        self.0.policy(self.1)
+    }
+}
+
 /// The value of one position.
 #[derive(Clone, Copy, Debug)]
 pub struct Output {
@@ -344,6 +390,7 @@ impl Evaluator {
         let mixes = net.sets.iter().map(FastMix::new).collect();
         Evaluator {
             net,
+            simd: Simd::detect(),
             heads,
             mixes,
             shape: (0, 0, Rule::Freestyle),
@@ -479,10 +526,11 @@ impl Evaluator {
         }
     }
 
-    /// Computes every square again.
+    /// Computes every square again (with the CPU's vector instructions, as
+    /// [`Evaluator::sync`]).
     #[inline(never)]
     fn refresh_all(&mut self, b: &Board) {
-        self.refresh_all_in(b)
+        self.simd.run(RefreshAll(self, b))
     }
 
     /// [`Evaluator::refresh_all`]'s body.
@@ -530,10 +578,10 @@ impl Evaluator {
     /// Brings the vectors to `b` (see the module text): the frames of moves taken back
     /// are restored from what they saved, the moves played since are one new frame.
     pub fn sync(&mut self, b: &Board) {
-        self.sync_in(b)
+        self.simd.run(SyncTo(self, b))
     }
 
-    /// [`Evaluator::sync`]'s body.
+    /// [`Evaluator::sync`]'s body, inlined into the vector dispatch's copies.
     #[inline(always)]
     fn sync_in(&mut self, b: &Board) {
         let h = b.history();
@@ -624,15 +672,11 @@ impl Evaluator {
     /// The value of `b` for the side to move. The hidden layer is kept for
     /// [`Evaluator::prepare_policy`].
     pub fn evaluate(&mut self, b: &Board) -> Output {
-        self.evaluate_in(b)
-    }
-
-    /// [`Evaluator::evaluate`]'s body.
-    #[inline(always)]
-    fn evaluate_in(&mut self, b: &Board) -> Output {
         self.sync(b);
         let view = b.side_to_move();
-        let h = self.head_for(view).hidden(&self.pool_f(view));
+        let h = self
+            .simd
+            .run(Hidden(self.head_for(view), &self.pool_f(view)));
         let logits = self.net.set_for(view).head.value(&h, classical_input(b));
         self.h = h;
         self.h_for = Some((b.hash(), view));
@@ -674,7 +718,8 @@ impl Evaluator {
             self.evaluate(b);
         }
         if !self.g_ready {
-            self.g = self.head_for(b.side_to_move()).policy(&self.h);
+            let head = self.head_for(b.side_to_move());
+            self.g = self.simd.run(Policy(head, &self.h));
             self.g_ready = true;
         }
     }
@@ -757,6 +802,13 @@ impl Evaluator {
             }
         }
         pool
+    }
+
+    /// The same evaluator with the vector instructions of `simd` (for the tests).
+    #[cfg(test)]
+    fn with_simd(mut self, simd: Simd) -> Evaluator {
+        self.simd = simd;
+        self
     }
 
     /// How many times every square was computed again (for the tests).
@@ -899,6 +951,55 @@ pub(crate) mod tests {
                                     fresh.policy(&b, p),
                                     "{rule:?} {mixed}"
                                 );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_vector_level_gives_the_same_results_to_the_bit() {
+        // The portable code and each copy compiled for wider vectors (crate::nn::simd)
+        // walk the same moves and takebacks: pools, value and policy are equal, the
+        // floating-point numbers bit for bit.
+        let levels = Simd::available();
+        for (rule, size, mixed) in [
+            (Rule::Freestyle, 15, false),
+            (Rule::Renju, 15, false),
+            (Rule::Exact, 20, true),
+        ] {
+            let net = Arc::new(random_mixed_net(rule, 21, mixed));
+            let mut es: Vec<Evaluator> = levels
+                .iter()
+                .map(|&s| Evaluator::new(net.clone()).with_simd(s))
+                .collect();
+            let mut rng = XorShift64::new(77);
+            for _ in 0..10 {
+                let mut b = Board::square(size, rule).unwrap();
+                random_moves(&mut b, 1 + rng.below(30), &mut rng);
+                for step in 0..20 {
+                    if rng.chance(1, 2) && b.move_count() > 0 {
+                        b.unmake();
+                    } else {
+                        let n = b.move_count() + 1 + rng.below(2);
+                        random_moves(&mut b, n, &mut rng);
+                    }
+                    let outs: Vec<Output> = es.iter_mut().map(|e| e.evaluate(&b)).collect();
+                    for (e, o) in es.iter().zip(&outs) {
+                        assert_eq!(e.pools(), es[0].pools(), "{}", e.simd.name());
+                        assert_eq!(o.wdl.map(f32::to_bits), outs[0].wdl.map(f32::to_bits));
+                        assert_eq!(o.score, outs[0].score);
+                    }
+                    if step % 4 == 0 {
+                        for e in es.iter_mut() {
+                            e.prepare_policy(&b);
+                        }
+                        for p in b.squares().filter(|&p| b.is_empty(p)) {
+                            let want = es[0].policy(&b, p).map(f32::to_bits);
+                            for e in &es {
+                                assert_eq!(e.policy(&b, p).map(f32::to_bits), want);
                             }
                         }
                     }

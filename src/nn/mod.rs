@@ -18,6 +18,7 @@
 pub mod eval;
 pub mod features;
 pub mod net;
+pub mod simd;
 
 pub use eval::Evaluator;
 pub use net::Net;
