@@ -316,7 +316,7 @@ def main():
         not_isolated(d, args.site)
 
         if not args.no_speed:
-            speed(d, url, args.out, args.site)
+            speed(d, url, args.out)
 
         errors = [e for e in d.console() if e.get("level") == "SEVERE"]
         check(not errors, "no errors in the browser console" +
@@ -440,21 +440,36 @@ return lines;
 """
 
 
-def analysis_speed(d, url):
-    """Nodes a second of a 5-second one-line analysis of a middle game on the page."""
-    d.go(url + "index.html#h8i9h9j8g7j10i10")
-    d.js("location.reload();")
-    d.wait("window.fivefold.ready")
-    d.js("const m = document.getElementById('multipv'); m.value = 1;"
-         "m.dispatchEvent(new Event('change', {bubbles: true}));")
-    a = d.wait("window.fivefold.analyse(5000)")
-    st = d.js("return window.fivefold.state();")
-    return a["lines"][0]["speed"], st["threads"]
+THREADS_PROBE = """
+const [threads, ms] = arguments;
+const module = await WebAssembly.compile(await (await fetch("fivefold-threads.wasm")).arrayBuffer());
+// The page's own worker (web/worker.js), with its helper workers, searching one move.
+const worker = new Worker("worker.js");
+const lines = [];
+const done = new Promise((resolve, reject) => {
+  worker.onmessage = (e) => {
+    const m = e.data;
+    if (m.type === "ready") worker.postMessage({ type: "lines", job: 1, lines: [
+      "START 15", `INFO thread_num ${threads}`, `INFO timeout_turn ${ms}`, "INFO show_detail 1",
+      "BOARD", "7,7,1", "8,6,2", "9,8,1", "8,8,2", "DONE"] });
+    else if (m.type === "line") lines.push(m.text);
+    else if (m.type === "done") resolve(m);
+    else if (m.type === "fail") reject(new Error(m.error));
+  };
+});
+worker.postMessage({ type: "init", module, stop: null, helpers: threads - 1 });
+await done;
+worker.terminate();
+const last = lines.filter((l) => l.startsWith("MESSAGE Depth")).pop() ?? "";
+const m = /Nodes ([0-9.]+)([KM]?) \\| Speed ([0-9.]+)([KM]?)/.exec(last);
+const num = (v, u) => Number(v) * (u === "M" ? 1e6 : u === "K" ? 1e3 : 1);
+return m ? { nodes: num(m[1], m[2]), speed: num(m[3], m[4]), line: last } : { line: last };
+"""
 
 
-def speed(d, url, out, site):
+def speed(d, url, out):
     """Bench nodes/s: every wasm build in chromium (in the page's main thread), native;
-    and the page's analysis with its threads against one thread."""
+    and the threads build through the page's worker with one thread and with all."""
     def figure(lines, key):
         for l in lines:
             if l.startswith(key + ":"):
@@ -481,16 +496,17 @@ def speed(d, url, out, site):
             report.append(f"{what:<18} {k:<20} Nodes {nodes}  Signature {sig}  Nodes/s {nps} (median of 3){ratio}")
         same = len({(v[0], v[1]) for v in row.values()}) == 1
         check(same, f"bench {what}: the same nodes and signature in every build")
-    many, threads = analysis_speed(d, url)
-    port = free_port()
-    server = serve.make_server(site, port, isolate=False)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        one, _ = analysis_speed(d, f"http://127.0.0.1:{port}/")
-    finally:
-        server.shutdown()
-    report.append(f"page analysis, 5 s: {threads} threads (fivefold-threads.wasm) {many} nodes/s; "
-                  f"1 thread (not isolated, fivefold-simd.wasm) {one} nodes/s: {many / max(one, 1):.2f}x")
+    d.go(url + "index.html")
+    d.wait("window.fivefold.ready")
+    threads = d.js("return window.fivefold.state().threads;")
+    if threads > 1:
+        probe = f"(async () => {{ {THREADS_PROBE} }})(...arguments)"
+        runs = {t: [d.wait(probe, t, 4000) for _ in range(2)] for t in (1, threads)}
+        speeds = {t: max(r.get("speed", 0) for r in rs) for t, rs in runs.items()}
+        check(all(speeds.values()), f"the threads build searched with 1 and {threads} threads")
+        report.append(f"fivefold-threads.wasm, one 4-second move through web/worker.js: 1 thread "
+                      f"{speeds[1]:.0f} nodes/s, {threads} threads {speeds[threads]:.0f} nodes/s "
+                      f"({speeds[threads] / max(speeds[1], 1):.2f}x; best of 2 each)")
     with open(os.path.join(out, "speed.txt"), "w") as f:
         f.write("\n".join(report) + "\n")
     for l in report:
