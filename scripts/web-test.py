@@ -20,7 +20,8 @@ It serves the built site (scripts/web.sh) on 127.0.0.1, cross-origin isolated, a
   8. times the bench positions (one thread) in the browser with the three engine builds
      (plain, SIMD128, threads) and, where target/release/pbrain-fivefold exists, natively
      (target/web-test/speed.txt);
-  9. fails on any error the page wrote to the browser console.
+  9. stops the server and reloads the page: offline, from the service worker's cache;
+ 10. fails on any error the page wrote to the browser console.
 Without chromium or chromedriver it says SKIPPED and exits 0 (scripts/web.sh --install
 installs them).
 
@@ -253,6 +254,13 @@ def main():
         check(st["isolated"], "the page is cross-origin isolated (its stop flag in shared memory)")
         cores = min(os.cpu_count() or 1, 8)
         check(st["threads"] == cores, f"the search runs on {st['threads']} threads (this machine: {cores} cores, at most 8)")
+        kept = d.wait("(async () => { for (let i = 0; i < 100; i++) {"
+                      " for (const k of await caches.keys()) { const c = await caches.open(k);"
+                      " const urls = (await c.keys()).map((r) => new URL(r.url).pathname);"
+                      " if (urls.includes('/fivefold-threads.wasm') && urls.includes('/index.html')) return urls; }"
+                      " await new Promise((r) => setTimeout(r, 100)); } return null; })()")
+        check(kept is not None and not any(u.endswith(("/fivefold.wasm", "/fivefold-simd.wasm")) for u in kept),
+              f"offline: the service worker keeps the page and the engine it runs, not the others ({kept and len(kept)} files)")
 
         for rule in (0, 1, 4):
             play_game(d, url, rule, False, 300, 5)
@@ -318,12 +326,22 @@ def main():
         if not args.no_speed:
             speed(d, url, args.out)
 
+        # Offline: the server gone, the page and its engine come from the service worker.
+        server.shutdown()
+        server.server_close()
+        d.go(url + "index.html#h8i9j7")
+        d.js("location.reload();")
+        d.wait("window.fivefold.ready")
+        a = d.wait("window.fivefold.analyse(500)")
+        check(bool(a["best"]), f"offline (no server): the page loads and analyses (best {a['best']})")
+
         errors = [e for e in d.console() if e.get("level") == "SEVERE"]
         check(not errors, "no errors in the browser console" +
               "".join(f"\n    {e.get('message')}" for e in errors[:10]))
     finally:
         d.quit()
         server.shutdown()
+        server.server_close()
         shutil.rmtree(user_data, ignore_errors=True)
     if FAILURES:
         say(f"{len(FAILURES)} FAILED")

@@ -1141,6 +1141,11 @@ async function start() {
   listDatabase();
   if ("serviceWorker" in navigator && location.protocol !== "file:") {
     navigator.serviceWorker.register("sw.js").catch((e) => say(`Offline use is not available: ${e.message}`));
+    // The engine loaded before the service worker controlled the page: fetch it once
+    // through the worker, which keeps it for offline use.
+    const keepEngine = () => fetch(new URL(engine.file, import.meta.url)).catch(() => {});
+    if (navigator.serviceWorker.controller) keepEngine();
+    else navigator.serviceWorker.addEventListener("controllerchange", keepEngine, { once: true });
   }
 }
 
