@@ -494,6 +494,9 @@ def speed(d, url, out):
                 return l.split(":", 1)[1].strip()
         return None
 
+    # On the main server's page (the last one loaded may be another origin's, gone).
+    d.go(url + "index.html")
+    d.wait("window.fivefold.ready")
     report = []
     native = "target/release/pbrain-fivefold"
     for spec, what in (("", "default (network)"), ("use_net=0", "classical")):
@@ -514,8 +517,6 @@ def speed(d, url, out):
             report.append(f"{what:<18} {k:<20} Nodes {nodes}  Signature {sig}  Nodes/s {nps} (median of 3){ratio}")
         same = len({(v[0], v[1]) for v in row.values()}) == 1
         check(same, f"bench {what}: the same nodes and signature in every build")
-    d.go(url + "index.html")
-    d.wait("window.fivefold.ready")
     threads = d.js("return window.fivefold.state().threads;")
     if threads > 1:
         probe = f"(async () => {{ {THREADS_PROBE} }})(...arguments)"
