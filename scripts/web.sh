@@ -46,22 +46,7 @@ done
 
 say() { printf 'web.sh: %s\n' "$*"; }
 
-need() { # need PACKAGE... : installs the missing ones with --install, else exits 3
-  local missing=() p
-  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-  [ ${#missing[@]} -eq 0 ] && return 0
-  if [ "$install" = 1 ] && [ "$(id -u)" = 0 ]; then
-    say "installing ${missing[*]}"
-    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-           apt-get install -y -qq "${missing[@]}" >/dev/null; }; then
-      say "apt-get could not install ${missing[*]}" >&2
-      exit 3
-    fi
-  else
-    say "missing Debian packages: ${missing[*]} (run with --install, as root)" >&2
-    exit 3
-  fi
-}
+. scripts/debian-packages.sh
 
 out=target/web
 target=wasm32-unknown-unknown

@@ -57,23 +57,8 @@ say() { printf 'windows.sh: %s\n' "$*"; }
 
 packages=(rustc-web cargo-web rust-web-src gcc-mingw-w64-x86-64)
 [ "$wine_setup" = 1 ] && packages+=(wine64)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$install" = 1 ] && [ "$(id -u)" = 0 ]; then
-    say "installing ${missing[*]}"
-    if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-           apt-get install -y -qq "${missing[@]}" >/dev/null; }; then
-      say "apt-get could not install ${missing[*]}" >&2
-      exit 3
-    fi
-  else
-    say "missing Debian packages: ${missing[*]} (run with --install, as root)" >&2
-    exit 3
-  fi
-fi
+. scripts/debian-packages.sh
+need "${packages[@]}"
 
 out=target/windows
 mkdir -p "$out"

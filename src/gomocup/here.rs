@@ -11,8 +11,7 @@
 //! while the person thinks, and stops that when they move).
 
 use crate::core::time::Instant;
-use crate::engine::StopToken;
-use crate::gomocup::output::{Output, Reporter};
+use crate::gomocup::output::Output;
 use crate::gomocup::session::{Flow, Job, Session};
 use std::sync::{Arc, PoisonError};
 
@@ -53,10 +52,7 @@ impl Session {
     /// Runs a job on this thread, then charges the clock and applies its answer, as
     /// `Session::run_job` does on its worker.
     fn run_job_here(&mut self, job: Job) {
-        let started = Instant::now();
-        self.prepare_engine();
-        let stop = StopToken::new();
-        let reporter = Reporter::new(self.out.clone(), self.gui.show_detail, self.names());
+        let (started, stop, reporter) = self.start_job();
         let Job { search, timed, .. } = job;
         let answer = {
             let mut e = self.engine.lock().unwrap_or_else(PoisonError::into_inner);

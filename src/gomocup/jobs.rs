@@ -40,13 +40,10 @@ impl Session {
         queue: &mut VecDeque<(String, Instant)>,
         eof: &mut bool,
     ) -> Flow {
-        let started = Instant::now();
-        self.prepare_engine();
-        // The job's own token, made before the worker exists and never cleared: a stop
+        // The job's own token is made before the worker exists and never cleared: a stop
         // read while the worker is still starting, or between two of the job's searches,
         // is not lost.
-        let stop = StopToken::new();
-        let reporter = Reporter::new(self.out.clone(), self.gui.show_detail, self.names());
+        let (started, stop, reporter) = self.start_job();
         let Job {
             search,
             failed,
@@ -103,6 +100,17 @@ impl Session {
                 }
             }
         }
+    }
+
+    /// What a job starts with, on whichever thread it runs (here or
+    /// `Session::run_job_here`): the time it started, the engine given the session's
+    /// memory limit, threads and restrictions, a stop token of its own, and the reporter of
+    /// its progress.
+    pub(super) fn start_job(&mut self) -> (Instant, StopToken, Reporter) {
+        let started = Instant::now();
+        self.prepare_engine();
+        let reporter = Reporter::new(self.out.clone(), self.gui.show_detail, self.names());
+        (started, StopToken::new(), reporter)
     }
 
     /// Charges a job's time to the clock, then applies its answer.
