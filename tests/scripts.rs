@@ -910,3 +910,115 @@ fn parse_pos(line: &str) -> Vec<(i32, i32)> {
         .map(|(x, y)| (x as i32, y as i32))
         .collect()
 }
+
+/// `scripts/where-lost.py` on a run of four games written here: results by length, who
+/// saw the end first, and how each side's verdicts held, by colour.
+#[cfg(unix)]
+#[test]
+fn where_lost_reads_lengths_mates_and_verdicts() {
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: no python3 on this machine");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("fivefold-where-lost-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let (me, opp) = ("ff", "rapfi");
+    // Per game: black is me, result, stones at the end, reports (ply, mine, text).
+    type Report<'a> = (u32, bool, &'a str);
+    let games: [(bool, &str, usize, &[Report]); 4] = [
+        (
+            true,
+            "1-0",
+            30,
+            &[
+                (20, true, "ev 350"),
+                (24, true, "ev +M5"),
+                (25, false, "Eval -M4"),
+            ],
+        ),
+        (
+            false,
+            "1-0",
+            90,
+            &[
+                (30, true, "ev 400"),
+                (41, false, "Eval M9"),
+                (44, true, "ev -M5"),
+            ],
+        ),
+        (
+            false,
+            "0.5-0.5",
+            100,
+            &[(21, false, "Eval 320"), (22, true, "ev -310")],
+        ),
+        (
+            false,
+            "0-1",
+            60,
+            &[
+                (30, false, "Eval -M10"),
+                (33, true, "ev +M7"),
+                (35, true, "ev 90"),
+            ],
+        ),
+    ];
+    let (mut sgf, mut out, mut msg) = (String::new(), String::new(), String::new());
+    for (i, (me_black, re, stones, reports)) in games.iter().enumerate() {
+        let gn = i + 1;
+        let (b, w) = if *me_black { (me, opp) } else { (opp, me) };
+        let moves: String = (0..*stones)
+            .map(|k| {
+                format!(
+                    ";{}[{}{}]C[1ms]",
+                    ["B", "W"][k % 2],
+                    (b'a' + (k % 15) as u8) as char,
+                    (b'a' + (k / 15) as u8) as char
+                )
+            })
+            .collect();
+        sgf += &format!("(;FF[4]GM[4]GN[{gn}]PB[{b}]PW[{w}]RE[x]\n{moves})\n\n");
+        out += &format!("[1] Finished game {gn} ({b} vs {w}): {re} {{}}\n");
+        msg += &format!("------------------------------\nGame ID: {gn}\nEngines: {b} x {w}\n");
+        for (ply, mine, text) in reports.iter() {
+            let name = if *mine { me } else { opp };
+            let line = if *mine {
+                format!("depth 10-12 {text} n 1K n/s 1K tm 400 pv h8")
+            } else {
+                format!("Depth 14-20 | {text} | Time 400ms | H8")
+            };
+            msg += &format!("{ply}) {name}: {line}\n");
+        }
+    }
+    out += &format!("Score of {me} vs {opp}: 2 - 1 - 1  [0.625] 4\n");
+    fs::write(dir.join("games.sgf"), sgf).unwrap();
+    fs::write(dir.join("match.out"), out).unwrap();
+    fs::write(dir.join("messages.txt"), msg).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/where-lost.py");
+    let run = Command::new("python3")
+        .arg(&script)
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&run.stdout).into_owned();
+    assert!(
+        run.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for want in [
+        "<=40: 1-0-0",
+        "41-80: 1-0-0",
+        ">80: 0-1-1",
+        "we won: 2 games, median gap -1, loser saw it first in 1, winner's first mate at ply 28.5",
+        "we lost: 1 games, median gap +3, loser saw it first in 0, winner's first mate at ply 41",
+        "us as black thinks it is winning: 1 moves, won 1, drew 0, lost 0; wrong 0%",
+        "us as white thinks it is winning: 1 moves, won 0, drew 0, lost 1; wrong 100%",
+        "us as white thinks it is losing: 1 moves, won 0, drew 1, lost 0; wrong 0%",
+        "them as black thinks it is winning: 1 moves, won 0, drew 1, lost 0; wrong 0%",
+        "them as white thinks it is winning: 0 moves",
+    ] {
+        assert!(text.contains(want), "no {want:?} in:\n{text}");
+    }
+    let _ = fs::remove_dir_all(&dir);
+}
