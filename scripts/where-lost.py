@@ -74,8 +74,9 @@ def run(out):
         if not m or game is None:
             continue
         e = EVAL.search(m.group(3))
-        if e and value(e.group(1)) is not None:
-            evals[game][(int(m.group(1)), m.group(2))] = value(e.group(1))
+        v = value(e.group(1)) if e else None
+        if v is not None:
+            evals[game][(int(m.group(1)), m.group(2))] = v
     games = {}
     for g, (winner, black) in ends.items():
         length = lengths[g - 1] if g - 1 < len(lengths) else None
